@@ -1,0 +1,115 @@
+"""Actions: what a seat (or chance) does. Plain tuples, so they are cheap, hashable and sortable."""
+
+from __future__ import annotations
+
+from enum import IntEnum
+from typing import NamedTuple
+
+CHANCE = -1
+"""The pseudo-seat that acts in chance phases (deal, reveals, lots): OpenSpiel's chance player."""
+
+
+class Kind(IntEnum):
+    DEAL = 0
+    REVEAL = 1  # chance: a card becomes public (the trump card, the hidden trump)
+    LOT = 2  # chance: a seat drawn by lot
+    CLAIM = 3  # show one's lowest trump to decide who leads first
+    NO_TRUMP = 4  # declare holding no trump
+    LEAD = 5
+    THROW = 6
+    BEAT = 7
+    TRANSFER = 8
+    SHOW = 9  # transfer by showing a trump of the attack rank
+    TAKE = 10
+    PASS = 11
+
+
+# Module-level ints: the engine's hot paths compare these, not enum members.
+DEAL, REVEAL, LOT, CLAIM, NO_TRUMP, LEAD, THROW, BEAT, TRANSFER, SHOW, TAKE, PASS = range(12)
+
+
+class Action(NamedTuple):
+    kind: int
+    seat: int
+    cards: tuple[int, ...] = ()
+    target: int = -1  # BEAT: index of the attack card on the table; LOT: the seat drawn
+
+    def describe(self, card_text: object = None) -> str:
+        name = Kind(self.kind).name.lower()
+        parts = [name, f"seat={self.seat}"]
+        if self.cards:
+            text = card_text if callable(card_text) else str
+            parts.append("cards=" + ",".join(str(text(c)) for c in self.cards))
+        if self.target >= 0:
+            parts.append(f"target={self.target}")
+        return " ".join(parts)
+
+
+def deal() -> Action:
+    return Action(DEAL, CHANCE)
+
+
+def reveal(card: int) -> Action:
+    return Action(REVEAL, CHANCE, (card,))
+
+
+def lot(seat: int) -> Action:
+    return Action(LOT, CHANCE, (), seat)
+
+
+def claim(seat: int, card: int) -> Action:
+    return Action(CLAIM, seat, (card,))
+
+
+def no_trump(seat: int) -> Action:
+    return Action(NO_TRUMP, seat)
+
+
+def lead(seat: int, *cards: int) -> Action:
+    return Action(LEAD, seat, tuple(sorted(cards)))
+
+
+def throw(seat: int, card: int) -> Action:
+    return Action(THROW, seat, (card,))
+
+
+def beat(seat: int, card: int, target: int) -> Action:
+    return Action(BEAT, seat, (card,), target)
+
+
+def transfer(seat: int, card: int) -> Action:
+    return Action(TRANSFER, seat, (card,))
+
+
+def show(seat: int, card: int) -> Action:
+    return Action(SHOW, seat, (card,))
+
+
+def take(seat: int) -> Action:
+    return Action(TAKE, seat)
+
+
+def pass_(seat: int) -> Action:
+    return Action(PASS, seat)
+
+
+def encode_action(action: Action) -> tuple[int, int, tuple[int, ...], int]:
+    """The canonical wire form (a fixed-order array); `decode_action` is strict."""
+    return (action.kind, action.seat, tuple(action.cards), action.target)
+
+
+def decode_action(raw: object) -> Action:
+    if not (isinstance(raw, (tuple, list)) and len(raw) == 4):
+        raise ValueError("an action is an array of 4 items")
+    kind, seat, cards, target = raw
+    if not all(type(x) is int for x in (kind, seat, target)):
+        raise ValueError("action kind, seat and target are integers")
+    if kind not in range(12):
+        raise ValueError(f"unknown action kind {kind}")
+    if not isinstance(cards, (tuple, list)) or len(cards) > 16:
+        raise ValueError("action cards are an array of at most 16 integers")
+    if not all(type(c) is int and 0 <= c < 1024 for c in cards):
+        raise ValueError("card ids are small non-negative integers")
+    if not -1 <= seat < 16 or not -1 <= target < 64:
+        raise ValueError("seat or target out of range")
+    return Action(kind, seat, tuple(cards), target)

@@ -1,0 +1,97 @@
+"""Events: what an applied action caused, for logs, the UI and card-counting bots."""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+
+class Dealt(NamedTuple):
+    dealer: int
+    per_seat: tuple[int, ...]
+
+
+class TrumpRevealed(NamedTuple):
+    card: int  # -1 when the trump is a fixed suit or there is none
+    suit: int
+
+
+class HiddenTrumpRevealed(NamedTuple):
+    card: int
+    suit: int
+
+
+class Claimed(NamedTuple):
+    seat: int
+    card: int  # -1: "no trump"
+
+
+class FirstAttacker(NamedTuple):
+    seat: int
+    by_lot: bool
+
+
+class BoutStarted(NamedTuple):
+    attacker: int
+    defender: int
+    limit: int  # attack cards this bout may have at most (before the defender cap)
+
+
+class Led(NamedTuple):
+    seat: int
+    cards: tuple[int, ...]
+
+
+class ThrewIn(NamedTuple):
+    seat: int
+    card: int
+
+
+class Beat(NamedTuple):
+    seat: int
+    card: int
+    attack_card: int
+
+
+class Transferred(NamedTuple):
+    seat: int
+    card: int
+    new_defender: int
+    shown: bool  # True: by showing a trump, the card stays in hand
+
+
+class TakeDeclared(NamedTuple):
+    seat: int
+
+
+class Passed(NamedTuple):
+    seat: int
+
+
+class Discarded(NamedTuple):
+    cards: tuple[int, ...]
+
+
+class Took(NamedTuple):
+    seat: int
+    cards: tuple[int, ...]
+
+
+class Drew(NamedTuple):
+    seat: int
+    n: int
+    cards: tuple[int, ...]  # the cards this state knows (all of them in a full state)
+
+
+class PlayerOut(NamedTuple):
+    seat: int
+
+
+class GameOver(NamedTuple):
+    durak: tuple[int, ...]
+    draw: bool
+    pogony: int
+
+
+Event = (Dealt | TrumpRevealed | HiddenTrumpRevealed | Claimed | FirstAttacker | BoutStarted
+         | Led | ThrewIn | Beat | Transferred | TakeDeclared | Passed | Discarded | Took | Drew
+         | PlayerOut | GameOver)

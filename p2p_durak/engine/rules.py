@@ -1,0 +1,371 @@
+"""The rule model: one typed, validated set of knobs for every attack/defend variant.
+
+Knob names and values follow the catalogue's glossary (shared/rules/knobs.md). Every knob of
+the glossary has a field here, so every variant of the catalogue fits the model's shape; the
+values the engine does not play yet are refused by `validate` with a message naming the knob,
+which is how `durak rules` tells working presets from pending ones.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass, field, fields, replace
+from typing import Any
+
+from p2p_durak.engine.canonical import encode
+from p2p_durak.engine.cards import DECK_SIZES, DeckSpec
+
+Overlay = tuple[tuple[str, str], ...]
+"""An overlay knob: off when empty, else its sub-knobs as sorted (name, value) pairs."""
+
+
+class RuleError(ValueError):
+    """A rule set that cannot be played, with the reason in English and Russian."""
+
+    def __init__(self, knob: str, message_en: str, message_ru: str) -> None:
+        super().__init__(f"{knob}: {message_en}")
+        self.knob = knob
+        self.message_en = message_en
+        self.message_ru = message_ru
+
+
+@dataclass(frozen=True, slots=True)
+class RuleSet:
+    # -- setup and deal (knobs.md §1)
+    deck_count: int = 1
+    deck_size: int = 36
+    rank_order: str = "standard"
+    jokers_per_deck: int = 0
+    remove_one_joker: bool = False
+    blank_card: bool = False
+    deck_remove: tuple[str, ...] = ()
+    min_players: int = 2
+    max_players: int = 6
+    teams: str = "none"
+    deal_mode: str = "fixed"
+    hand_size: int = 6
+    deal_remainder: str = "round_robin"
+    deal_order: str = "one_at_a_time_clockwise_from_dealer_left"
+    shuffle: str = "full"
+    deck_presort: str = "none"
+    pre_phase: str = "none"
+    # -- trump (§2)
+    trump_rule: str = "turned_under_stock"
+    trump_card_drawn: bool = True
+    trump_when_no_stock: str = "last_dealt_card"
+    trump_indicator_special: str = "reinsert_middle"
+    trump_perspective: str = "common"
+    trump_change: str = "none"
+    hidden_trump_card: str = "out_of_play"
+    fixed_trump_indicator_draw: bool = False
+    # -- dealer and first attacker (§3)
+    dealer_first_game: str = "lot"
+    dealer_next_game: str = "durak"
+    first_attacker_first_game: str = "lowest_trump"
+    first_attacker_fallback: str = "lot"
+    first_attacker_tiebreak: str = "lot"
+    first_attacker_next_game: str = "pod_durak"
+    # -- bout shape and leading (§4)
+    game_engine: str = "attack_defend"
+    attack_target: str = "left_neighbour"
+    lead_rule: str = "same_rank_multi"
+    lead_max: int | None = None
+    lead_restriction: str = "any"
+    lead_restriction_scope: str = "every_bout_lead"
+    lead_from_stock: bool = False
+    next_attacker_after_defence: str = "defender"
+    next_attacker_after_take: str = "left_of_taker"
+    # -- throw-in (§5)
+    throw_in: bool = True
+    throw_in_match: str = "rank"
+    throw_in_ranks_from: str = "all_table_cards"
+    throw_in_timing: str = "until_bout_closed"
+    throw_in_after_take: bool = True
+    throw_in_by: str = "all_non_defenders"
+    throw_in_order: str = "lead_attacker_then_clockwise"
+    throw_in_cards_per_action: str = "1"
+    throw_in_pass_final: bool = False
+    self_throw_in: str = "off"
+    bout_attack_limit: int | None = 6
+    first_bout_attack_limit: int | None = 5
+    defender_hand_cap: bool = True
+    over_limit_policy: str = "hard_cap"
+    # -- defence and beating (§6)
+    beat_rule: str = "standard"
+    untrumpable_suits: tuple[str, ...] = ()
+    lowest_rank_only_by_ace: str = "off"
+    duplicate_beats: bool = False
+    joker_rule: str = "none"
+    defence_visibility: str = "open"
+    hand_visibility: str = "owner_only"
+    voluntary_take: bool = True
+    # -- transfer (§7)
+    transfer: bool = False
+    transfer_window: str = "before_first_cover"
+    transfer_cards_per_action: str = "1"
+    transfer_capacity_check: bool = True
+    transfer_target: str = "next_clockwise"
+    transfer_by_showing: str = "off"
+    show_once_per_card_per_bout: bool = True
+    proezdnoy_recipient_must_defend: bool = True
+    # -- taking and drawing (§8, §9)
+    take_rule: str = "all_table"
+    refill_rule: str = "up_to_hand_size"
+    refill_order: str = "attacker_others_defender_last"
+    refill_amount: int | None = None
+    # -- ending, scoring, series (§10, §11)
+    loser_rule: str = "last_with_cards"
+    winner_rule: str = "none"
+    counter_tie_break: str = "latest_out"
+    simultaneous_exhaustion: str = "draw"
+    immediate_loss_hand_size: int | None = None
+    pogony_sixes: bool = False
+    pogony_max: int = 2
+    pogony_counting: str = "final_bout_attack_sixes_by_players_going_out"
+    series: str = "single"
+    series_length: int | None = None
+    series_state: str = "none"
+    # -- special overlays (§12)
+    base_rules: str = "podkidnoy"
+    hand_rotation: str = "off"
+    locked_cards: int = 0
+    locked: Overlay = ()
+    defender_hand_cap_counts: str = "all_cards"
+    discard_rule: str = "discard"
+    every_second_to_stock: Overlay = ()
+    pre_defence_exchange: str = "off"
+    swap_two: Overlay = ()
+    pokerny_showdown: str = "off"
+    dummy_hand: Overlay = ()
+    challenge: Overlay = ()
+    invalid_play_penalty: Overlay = ()
+    counter: str = "none"
+    counter_counts: str = "none"
+    count_on_take: bool = False
+    pre_phase_params: Overlay = ()
+    chain_loop_guard: str = "none"
+    trump_indicators: str = "none"
+    off_colour_joker_beaten_by: str = "none"
+    match_end: str = "none"
+    post_game_swap: str = "none"
+    title_reassign: str = "none"
+    extra: Overlay = field(default=())
+
+    # ---- derived helpers -------------------------------------------------------------
+
+    def deck(self) -> DeckSpec:
+        removed = tuple(_face_key(text) for text in self.deck_remove)
+        return DeckSpec(self.deck_size, self.deck_count, self.jokers_per_deck,
+                        self.remove_one_joker, self.blank_card, removed)
+
+    def with_options(self, **changes: Any) -> RuleSet:
+        """A copy with some knobs changed; unknown knob names are refused."""
+        known = {f.name for f in fields(self)}
+        unknown = sorted(set(changes) - known)
+        if unknown:
+            raise RuleError(unknown[0], "no such rule knob", "нет такой настройки правил")
+        return replace(self, **changes)
+
+    def canonical(self) -> bytes:
+        """Canonical bytes: every knob by name, sorted, so any node derives the same bytes."""
+        items = sorted((f.name, getattr(self, f.name)) for f in fields(self))
+        return encode(("p2p-durak/rules/v1", tuple(items)))
+
+    def rules_hash(self) -> str:
+        return hashlib.sha256(self.canonical()).hexdigest()
+
+    def as_dict(self) -> dict[str, Any]:
+        return {f.name: getattr(self, f.name) for f in fields(self)}
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> RuleSet:
+        known = {f.name: f for f in fields(cls)}
+        kwargs: dict[str, Any] = {}
+        for name, value in data.items():
+            if name not in known:
+                raise RuleError(name, "no such rule knob", "нет такой настройки правил")
+            kwargs[name] = tuple(tuple(v) if isinstance(v, list) else v for v in value) \
+                if isinstance(value, list) else value
+        return cls(**kwargs)
+
+
+def _face_key(text: str) -> tuple[int, int]:
+    probe = DeckSpec(52)
+    face = probe.faces[probe.parse(text)]
+    return face.suit, face.rank
+
+
+# ---- validation ------------------------------------------------------------------------
+
+# The values the engine plays today. A knob value outside its glossary domain is an error;
+# a value inside the domain but not here is "pending".
+IMPLEMENTED: dict[str, frozenset[Any]] = {
+    "deck_count": frozenset({1}),
+    "rank_order": frozenset({"standard"}),
+    "jokers_per_deck": frozenset({0}),
+    "remove_one_joker": frozenset({False}),
+    "blank_card": frozenset({False}),
+    "deck_remove": frozenset({()}),
+    "teams": frozenset({"none", "2v2", "3v3"}),
+    "deal_mode": frozenset({"fixed"}),
+    "deal_order": frozenset({"one_at_a_time_clockwise_from_dealer_left"}),
+    "shuffle": frozenset({"full"}),
+    "deck_presort": frozenset({"none"}),
+    "pre_phase": frozenset({"none"}),
+    "trump_rule": frozenset({"turned_under_stock", "fixed_suit:spades", "fixed_suit:clubs",
+                             "fixed_suit:diamonds", "fixed_suit:hearts", "none"}),
+    "trump_card_drawn": frozenset({True}),
+    "trump_when_no_stock": frozenset({"last_dealt_card", "forbid"}),
+    "trump_perspective": frozenset({"common"}),
+    "trump_change": frozenset({"none", "hidden_second"}),
+    "hidden_trump_card": frozenset({"out_of_play"}),
+    "fixed_trump_indicator_draw": frozenset({False}),
+    "dealer_first_game": frozenset({"lot"}),
+    "dealer_next_game": frozenset({"durak"}),
+    "first_attacker_first_game": frozenset({"lowest_trump"}),
+    "first_attacker_fallback": frozenset({"lot", "lowest_card"}),
+    "first_attacker_tiebreak": frozenset({"lot"}),
+    "first_attacker_next_game": frozenset({"pod_durak", "iz_pod_durak", "same_as_first_game"}),
+    "game_engine": frozenset({"attack_defend"}),
+    "attack_target": frozenset({"left_neighbour", "next_active_opponent"}),
+    "lead_rule": frozenset({"single", "same_rank_multi"}),
+    "lead_restriction": frozenset({"any"}),
+    "lead_restriction_scope": frozenset({"every_bout_lead"}),
+    "lead_from_stock": frozenset({False}),
+    "next_attacker_after_defence": frozenset({"defender"}),
+    "next_attacker_after_take": frozenset({"left_of_taker"}),
+    "throw_in_match": frozenset({"rank"}),
+    "throw_in_ranks_from": frozenset({"all_table_cards"}),
+    "throw_in_timing": frozenset({"until_bout_closed", "after_beat"}),
+    "throw_in_by": frozenset({"all_non_defenders", "opponents_of_defender",
+                              "neighbours_of_defender"}),
+    "throw_in_order": frozenset({"lead_attacker_then_clockwise"}),
+    "throw_in_cards_per_action": frozenset({"1"}),
+    "throw_in_pass_final": frozenset({False}),
+    "self_throw_in": frozenset({"off"}),
+    "over_limit_policy": frozenset({"hard_cap"}),
+    "beat_rule": frozenset({"standard", "same_suit_only"}),
+    "lowest_rank_only_by_ace": frozenset({"off"}),
+    "duplicate_beats": frozenset({False}),
+    "joker_rule": frozenset({"none"}),
+    "defence_visibility": frozenset({"open"}),
+    "hand_visibility": frozenset({"owner_only"}),
+    "voluntary_take": frozenset({True}),
+    "transfer_window": frozenset({"before_first_cover"}),
+    "transfer_cards_per_action": frozenset({"1"}),
+    "transfer_target": frozenset({"next_clockwise", "next_active_opponent"}),
+    "transfer_by_showing": frozenset({"off", "forward"}),
+    "take_rule": frozenset({"all_table"}),
+    "refill_rule": frozenset({"up_to_hand_size"}),
+    "refill_order": frozenset({"attacker_others_defender_last", "attacker_then_clockwise"}),
+    "refill_amount": frozenset({None}),
+    "loser_rule": frozenset({"last_with_cards", "team_last"}),
+    "winner_rule": frozenset({"none"}),
+    "simultaneous_exhaustion": frozenset({"draw"}),
+    "immediate_loss_hand_size": frozenset({None}),
+    "pogony_counting": frozenset({"final_bout_attack_sixes_by_players_going_out"}),
+    "series": frozenset({"single", "series"}),
+    "series_state": frozenset({"none"}),
+    "base_rules": frozenset({"podkidnoy", "prostoy", "perevodnoy"}),
+    "hand_rotation": frozenset({"off"}),
+    "locked_cards": frozenset({0}),
+    "locked": frozenset({()}),
+    "defender_hand_cap_counts": frozenset({"all_cards"}),
+    "discard_rule": frozenset({"discard"}),
+    "every_second_to_stock": frozenset({()}),
+    "pre_defence_exchange": frozenset({"off"}),
+    "swap_two": frozenset({()}),
+    "pokerny_showdown": frozenset({"off"}),
+    "dummy_hand": frozenset({()}),
+    "challenge": frozenset({()}),
+    "invalid_play_penalty": frozenset({()}),
+    "counter": frozenset({"none"}),
+    "counter_counts": frozenset({"none"}),
+    "count_on_take": frozenset({False}),
+    "pre_phase_params": frozenset({()}),
+    "chain_loop_guard": frozenset({"none"}),
+    "trump_indicators": frozenset({"none"}),
+    "off_colour_joker_beaten_by": frozenset({"none"}),
+    "match_end": frozenset({"none"}),
+    "post_game_swap": frozenset({"none"}),
+    "title_reassign": frozenset({"none"}),
+    "extra": frozenset({()}),
+}
+
+
+def pending_knobs(rules: RuleSet) -> list[str]:
+    """Knobs whose value the engine does not play yet, as `knob=value` strings."""
+    out = []
+    for name, allowed in IMPLEMENTED.items():
+        value = getattr(rules, name)
+        if value not in allowed:
+            out.append(f"{name}={value!r}")
+    return out
+
+
+def validate(rules: RuleSet, n_players: int | None = None) -> None:
+    """Refuse a rule set (and player count) the engine cannot play, saying why."""
+    pending = pending_knobs(rules)
+    if pending:
+        raise RuleError(pending[0].split("=")[0],
+                        f"not implemented yet ({', '.join(pending)})",
+                        f"ещё не реализовано ({', '.join(pending)})")
+    if rules.deck_size not in DECK_SIZES:
+        raise RuleError("deck_size", f"{rules.deck_size} is not 24, 32, 36 or 52",
+                        f"{rules.deck_size} — не 24, 32, 36 или 52")
+    if not 2 <= rules.min_players <= rules.max_players <= 10:
+        raise RuleError("players", "the player range must lie within 2..10",
+                        "число игроков должно быть в пределах 2..10")
+    if rules.hand_size < 1:
+        raise RuleError("hand_size", "hands need at least one card", "в руке хотя бы одна карта")
+    for name in ("bout_attack_limit", "first_bout_attack_limit"):
+        limit = getattr(rules, name)
+        if limit is not None and limit < 1:
+            raise RuleError(name, "a bout limit must allow at least one card",
+                            "лимит кона должен позволять хотя бы одну карту")
+    if rules.transfer_by_showing != "off" and not rules.transfer:
+        raise RuleError("transfer_by_showing", "transfer by showing needs transfer: on",
+                        "перевод показом требует включённого перевода")
+    if rules.transfer_by_showing != "off" and rules.trump_rule == "none":
+        raise RuleError("transfer_by_showing", "there is no trump to show in a game without trumps",
+                        "в игре без козырей нечего показывать")
+    if rules.pogony_sixes and rules.deck_size not in (36, 52):
+        raise RuleError("pogony_sixes", "a deck without sixes cannot have pogony",
+                        "в колоде без шестёрок не бывает погон")
+    if rules.trump_change == "hidden_second" and rules.trump_rule != "turned_under_stock":
+        raise RuleError("trump_change", "a hidden second trump lies under a turned trump card",
+                        "потайной козырь лежит под открытым козырем")
+    if rules.throw_in_by == "opponents_of_defender" and rules.teams == "none":
+        raise RuleError("throw_in_by", "'opponents of the defender' needs teams",
+                        "«только соперники» имеет смысл только в командной игре")
+    if rules.teams != "none" and rules.attack_target != "next_active_opponent":
+        raise RuleError("attack_target", "team play attacks the next active opponent",
+                        "в командной игре ходят под соперника")
+    if rules.loser_rule == "team_last" and rules.teams == "none":
+        raise RuleError("loser_rule", "'team_last' needs teams", "«team_last» требует команд")
+    if n_players is not None:
+        validate_players(rules, n_players)
+
+
+def validate_players(rules: RuleSet, n_players: int) -> None:
+    if not rules.min_players <= n_players <= rules.max_players:
+        raise RuleError("players", f"this rule set is for {rules.min_players}–{rules.max_players}"
+                        f" players, not {n_players}",
+                        f"эти правила для {rules.min_players}–{rules.max_players} игроков,"
+                        f" а не {n_players}")
+    team_size = {"none": 0, "2v2": 2, "3v3": 3}[rules.teams]
+    if team_size and n_players != 2 * team_size:
+        raise RuleError("teams", f"{rules.teams} needs exactly {2 * team_size} players",
+                        f"{rules.teams} — ровно {2 * team_size} игроков")
+    n_cards = rules.deck().n_cards
+    dealt = n_players * rules.hand_size
+    extra = 1 if rules.trump_change == "hidden_second" else 0
+    if dealt + extra > n_cards or (extra and dealt + 2 > n_cards):
+        raise RuleError("players", f"{n_players} hands of {rules.hand_size} (plus the hidden"
+                        f" trump) do not fit in {n_cards} cards",
+                        f"{n_players} рук по {rules.hand_size} (и потайной козырь) не помещаются"
+                        f" в {n_cards} карт")
+    if (dealt == n_cards and rules.trump_rule == "turned_under_stock"
+            and rules.trump_when_no_stock == "forbid"):
+        raise RuleError("trump_when_no_stock", "no card is left to turn for the trump",
+                        "не остаётся карты для козыря")

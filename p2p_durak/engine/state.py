@@ -1,0 +1,179 @@
+"""The game state: one immutable record per moment of a game, plus the game's fixed tables.
+
+`Game` holds what never changes during a game (rules, seats, card tables); `State` holds the
+rest. Hands are bit masks over card ids. The same record serves a full state (every card
+known: simulation, bots' determinizations, tests) and one node's partial view (other hands
+and the stock are unknown until revealed): a hand is then the mask of the cards this view
+knows plus a count of hidden ones, and unknown stock cards are `UNKNOWN`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import IntEnum
+from typing import NamedTuple
+
+from p2p_durak.engine.cards import NO_SUIT, DeckSpec, Kind
+from p2p_durak.engine.rules import RuleSet
+
+UNKNOWN = -1
+NO_CARD = -2
+
+
+class Phase(IntEnum):
+    DEAL = 0
+    REVEAL_TRUMP = 1
+    CLAIM = 2
+    LOT = 3
+    LEAD = 4
+    BOUT = 5
+    REVEAL_HIDDEN = 6
+    OVER = 7
+
+
+DEAL, REVEAL_TRUMP, CLAIM, LOT, LEAD, BOUT, REVEAL_HIDDEN, OVER = range(8)
+
+
+class Result(NamedTuple):
+    durak: tuple[int, ...]  # empty on a draw
+    draw: bool
+    pogony: int
+    finish: tuple[int, ...]  # seats in the order they went out
+
+
+@dataclass(frozen=True, eq=False)
+class Game:
+    """The fixed part of one game: rules, seats, dealer and precomputed card tables."""
+
+    rules: RuleSet
+    n_players: int
+    dealer: int
+    first_attacker: int | None = None  # set in later games of a series (под / из-под дурака)
+    game_index: int = 0
+    deck: DeckSpec = field(init=False)
+    n_cards: int = field(init=False)
+    suit: tuple[int, ...] = field(init=False)
+    rank: tuple[int, ...] = field(init=False)
+    rank_mask: dict[int, int] = field(init=False)
+    suit_mask: tuple[int, ...] = field(init=False)
+    team: tuple[int, ...] = field(init=False)  # team id per seat; each seat its own without teams
+    rules_hash: str = field(init=False)
+    _beaters: dict[int, tuple[int, ...]] = field(init=False)
+
+    def __post_init__(self) -> None:
+        deck = self.rules.deck()
+        faces = deck.faces
+        set_ = object.__setattr__
+        set_(self, "deck", deck)
+        set_(self, "n_cards", len(faces))
+        set_(self, "suit", tuple(f.suit for f in faces))
+        set_(self, "rank", tuple(f.rank for f in faces))
+        rank_mask: dict[int, int] = {}
+        suit_mask = [0, 0, 0, 0]
+        for card, face in enumerate(faces):
+            if face.kind is Kind.NORMAL:
+                rank_mask[face.rank] = rank_mask.get(face.rank, 0) | (1 << card)
+                suit_mask[face.suit] |= 1 << card
+        set_(self, "rank_mask", rank_mask)
+        set_(self, "suit_mask", tuple(suit_mask))
+        teams = {"none": 0, "2v2": 2, "3v3": 2}[self.rules.teams]
+        set_(self, "team", tuple(s % teams if teams else s for s in range(self.n_players)))
+        set_(self, "rules_hash", self.rules.rules_hash())
+        set_(self, "_beaters", {})
+
+    @property
+    def all_cards(self) -> int:
+        return (1 << self.n_cards) - 1
+
+    def beaters(self, trump: int) -> tuple[int, ...]:
+        """For each card, the mask of cards that beat it under `trump` (a suit or NO_SUIT)."""
+        table = self._beaters.get(trump)
+        if table is None:
+            table = self._build_beaters(trump)
+            self._beaters[trump] = table
+        return table
+
+    def _build_beaters(self, trump: int) -> tuple[int, ...]:
+        rules = self.rules
+        untrumpable = {("spades", "clubs", "diamonds", "hearts").index(s)
+                       for s in rules.untrumpable_suits}
+        same_suit_only = rules.beat_rule == "same_suit_only"
+        out = []
+        for card in range(self.n_cards):
+            suit, rank = self.suit[card], self.rank[card]
+            mask = 0
+            if suit != NO_SUIT:
+                for other in range(self.n_cards):
+                    o_suit, o_rank = self.suit[other], self.rank[other]
+                    if o_suit == NO_SUIT:
+                        continue
+                    if o_suit == suit:
+                        if o_rank > rank:
+                            mask |= 1 << other
+                    elif (o_suit == trump and not same_suit_only and suit not in untrumpable
+                          and o_suit not in untrumpable):
+                        mask |= 1 << other
+            out.append(mask)
+        return tuple(out)
+
+    def opponents(self, a: int, b: int) -> bool:
+        return self.team[a] != self.team[b]
+
+
+class State(NamedTuple):
+    game: Game
+    phase: int
+    hands: tuple[int, ...]  # per seat: mask of the cards this state knows are in the hand
+    hidden: tuple[int, ...]  # per seat: how many cards in the hand are unknown here
+    stock: tuple[int, ...]  # top first; UNKNOWN where this state does not know the card
+    trump: int  # suit, or NO_SUIT (-1) when there is none (yet)
+    trump_card: int  # the face-up trump card, NO_CARD when there is none
+    hidden_trump: int  # потайной: the face-down card (UNKNOWN until revealed), else NO_CARD
+    reveal_card: int  # full state: the card the next chance reveal will show (the trump card,
+    # the face-down потайной card); UNKNOWN in a partial view. Never part of the public view.
+    table: tuple[int, ...]  # attack cards in the order they were played
+    covers: tuple[int, ...]  # the card covering each attack card, UNKNOWN when uncovered
+    table_by: tuple[int, ...]  # who played each attack card
+    attacker: int  # the lead attacker of the bout («ходивший»)
+    defender: int
+    taking: bool  # the defender has said «беру»
+    passed: int  # seats that passed since the table last changed (bit mask)
+    shown: int  # trumps shown for a transfer this bout (card mask)
+    out: int  # seats out of the game (bit mask)
+    finish: tuple[int, ...]  # seats in the order they went out
+    discard: int  # card mask of the discard pile (face-up table cards, seen by all)
+    bout: int  # bouts completed in this game
+    claims: tuple[int, ...]  # lowest-trump claims so far, in claim order (UNKNOWN: no trump)
+    lot_among: tuple[int, ...]  # seats a pending lot chooses among
+    result: Result | None
+
+    @property
+    def n_players(self) -> int:
+        return self.game.n_players
+
+    def hand_size(self, seat: int) -> int:
+        return self.hands[seat].bit_count() + self.hidden[seat]
+
+    @property
+    def is_full(self) -> bool:
+        """True when every card's place is known (no hidden hand cards, no unknown stock)."""
+        return (not any(self.hidden) and UNKNOWN not in self.stock
+                and (self.hidden_trump != UNKNOWN or self.reveal_card >= 0))
+
+
+def known_cards(state: State) -> int:
+    """Every card whose place this state knows."""
+    known = state.discard
+    for hand in state.hands:
+        known |= hand
+    for card in state.table:
+        known |= 1 << card
+    for card in state.covers:
+        if card >= 0:
+            known |= 1 << card
+    for card in state.stock:
+        if card >= 0:
+            known |= 1 << card
+    if state.hidden_trump >= 0:
+        known |= 1 << state.hidden_trump
+    return known

@@ -1,0 +1,70 @@
+"""What each party may see of a state, and the hash every node agrees on.
+
+`public_view` is what the whole table knows: hand sizes but not hands, the stock's size and
+its face-up trump card, the table, the discard. Every node derives the same public view from
+the same committed log, whether it holds a full state or its own partial view, and
+`state_hash` hashes exactly that. `private_view` is a seat's partial view of a full state;
+`learn` tells a partial view the cards its own seat was privately dealt.
+"""
+
+from __future__ import annotations
+
+import hashlib
+
+from p2p_durak.engine.canonical import encode
+from p2p_durak.engine.errors import IllegalAction, Reason
+from p2p_durak.engine.state import NO_CARD, UNKNOWN, State, known_cards
+
+PublicView = tuple[object, ...]
+
+
+def public_view(state: State) -> PublicView:
+    game = state.game
+    n = game.n_players
+    stock = state.stock
+    turned = stock[-1] if stock and stock[-1] == state.trump_card else NO_CARD
+    result = None if state.result is None else (
+        state.result.durak, state.result.draw, state.result.pogony, state.result.finish)
+    hidden_trump = state.hidden_trump if state.hidden_trump >= 0 else (
+        UNKNOWN if state.hidden_trump == UNKNOWN else NO_CARD)
+    return (
+        game.rules_hash, n, game.dealer, game.first_attacker, game.game_index,
+        state.phase,
+        tuple(state.hand_size(s) for s in range(n)),
+        len(stock), turned,
+        state.trump, state.trump_card, hidden_trump,
+        state.table, state.covers, state.table_by,
+        state.attacker, state.defender, state.taking, state.passed, state.shown,
+        state.out, state.finish, state.discard, state.bout, state.claims, state.lot_among,
+        result,
+    )
+
+
+def state_hash(state: State) -> bytes:
+    """SHA-256 of the canonical public view: identical on every machine and Python version."""
+    return hashlib.sha256(encode(("p2p-durak/state/v1", public_view(state)))).digest()
+
+
+def private_view(state: State, seat: int) -> State:
+    """The partial view `seat` holds of `state`: its own hand, the public cards, nothing else."""
+    n = state.game.n_players
+    hands = tuple(state.hands[s] if s == seat else 0 for s in range(n))
+    hidden = tuple(state.hidden[s] if s == seat else state.hand_size(s) for s in range(n))
+    stock = tuple(c if c == state.trump_card and i == len(state.stock) - 1 else UNKNOWN
+                  for i, c in enumerate(state.stock))
+    return state._replace(hands=hands, hidden=hidden, stock=stock, reveal_card=UNKNOWN)
+
+
+def learn(state: State, seat: int, cards: tuple[int, ...]) -> State:
+    """A partial view learns that `seat` holds `cards` (its own private deal or draw)."""
+    known = known_cards(state)
+    hands, hidden = list(state.hands), list(state.hidden)
+    for card in cards:
+        if (hands[seat] >> card) & 1:
+            continue
+        if not 0 <= card < state.game.n_cards or (known >> card) & 1 or hidden[seat] <= 0:
+            raise IllegalAction(Reason.NOT_IN_HAND, f"seat {seat} cannot hold card {card}")
+        hands[seat] |= 1 << card
+        hidden[seat] -= 1
+        known |= 1 << card
+    return state._replace(hands=tuple(hands), hidden=tuple(hidden))
