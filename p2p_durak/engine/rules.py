@@ -223,7 +223,7 @@ IMPLEMENTED: dict[str, frozenset[Any]] = {
     "dealer_first_game": frozenset({"lot"}),
     "dealer_next_game": frozenset({"durak"}),
     "first_attacker_first_game": frozenset({"lowest_trump"}),
-    "first_attacker_fallback": frozenset({"lot", "lowest_card"}),
+    "first_attacker_fallback": frozenset({"lot"}),
     "first_attacker_tiebreak": frozenset({"lot"}),
     "first_attacker_next_game": frozenset({"pod_durak", "iz_pod_durak", "same_as_first_game"}),
     "game_engine": frozenset({"attack_defend"}),

@@ -1,0 +1,334 @@
+"""Named presets: the catalogue's variant ids, each a RuleSet with its source.
+
+Every attack/defend variant of shared/rules is listed, so the UI and `durak rules` can show
+the whole catalogue; a preset whose knobs the engine does not play yet reports them as
+pending (`Preset.pending`) instead of pretending to work.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from p2p_durak.engine.rules import RuleError, RuleSet, pending_knobs, validate
+
+APP = "001_c746c7bb87124419.txt"
+COMPENDIUM = "000_0a1bcdd496bc6662.txt"
+
+# The compendium template differs from the app rules in these knobs (baseline.md §6).
+_COMPENDIUM_BASE: dict[str, Any] = {
+    "lead_rule": "single",
+    "throw_in_timing": "after_beat",
+    "throw_in_after_take": False,
+    "refill_order": "attacker_then_clockwise",
+}
+
+
+@dataclass(frozen=True)
+class Preset:
+    id: str
+    name_ru: str
+    name_en: str
+    source: str  # seed file and section
+    summary_en: str
+    summary_ru: str
+    rules: RuleSet
+    players: tuple[int, ...] = (2, 3, 4, 5, 6)
+
+    @property
+    def pending(self) -> list[str]:
+        return pending_knobs(self.rules)
+
+    @property
+    def works(self) -> bool:
+        try:
+            validate(self.rules)
+        except RuleError:
+            return False
+        return True
+
+    def description(self, lang: str) -> str:
+        return self.summary_ru if lang == "ru" else self.summary_en
+
+    def name(self, lang: str) -> str:
+        return self.name_ru if lang == "ru" else self.name_en
+
+
+def _app(**overrides: Any) -> RuleSet:
+    return RuleSet(**overrides)
+
+
+def _comp(**overrides: Any) -> RuleSet:
+    return RuleSet(**{**_COMPENDIUM_BASE, **overrides})
+
+
+_P: list[Preset] = [
+    # ---- the app's rules and options (001) ----------------------------------------------
+    Preset("app_podkidnoy", "Подкидной", "Throw-in durak (app rules)", f"{APP}: whole page",
+           "The product default. Lead one card or several of one rank; anyone but the defender "
+           "throws in ranks on the table until the bout closes, also «вдогонку» after «беру»; "
+           "at most 6 attack cards a bout (5 in the first), never more than the defender holds.",
+           "Правила по умолчанию. Ходят одной картой или несколькими одного достоинства; все, "
+           "кроме отбивающегося, подкидывают достоинства со стола, пока кон не закончен, и "
+           "«вдогонку» после «беру»; не больше 6 карт за кон (5 в первом) и не больше, чем у "
+           "отбивающегося.",
+           _app()),
+    Preset("app_prostoy", "Простой", "Simple durak", f"{APP}: «Простой»",
+           "No throw-ins: the bout is only the opening lead (one card or several of one rank).",
+           "Подкидывать нельзя: кон — это только первый ход (одна карта или несколько одного "
+           "достоинства).",
+           _app(throw_in=False, throw_in_after_take=False)),
+    Preset("app_perevodnoy", "Переводной", "Transfer durak", f"{APP}: «Переводной»",
+           "Before covering anything the defender may pass the attack on with a card of the "
+           "same rank, if the next player holds enough cards for all of them.",
+           "Пока ничего не покрыто, отбивающийся может перевести картой того же достоинства, "
+           "если у следующего хватает карт на все переведённые.",
+           _app(transfer=True)),
+    Preset("app_perevod_pokazom", "Перевод показом", "Transfer by showing a trump",
+           f"{APP}: «Переводной», перевод показом",
+           "Transfer durak where showing the trump of the attack rank is enough: the card stays "
+           "in hand; each trump once a bout.",
+           "Переводной, где достаточно показать козырь того же достоинства: карта остаётся на "
+           "руке; каждым козырем — один раз за кон.",
+           _app(transfer=True, transfer_by_showing="forward")),
+    Preset("app_komandy", "2 на 2: командами", "Teams (2v2, 3v3)", f"{APP}: «2 на 2: командами»",
+           "Partners sit in alternate seats; only the defender's opponents throw in, transfers "
+           "go only to an opponent; a team whose players are all out wins.",
+           "Напарники сидят через одного; подкидывают только соперники отбивающегося, переводят "
+           "только на соперника; вышли все игроки команды — она выиграла.",
+           _app(teams="2v2", min_players=4, max_players=4, attack_target="next_active_opponent",
+                throw_in_by="opponents_of_defender", transfer_target="next_active_opponent",
+                loser_rule="team_last"),
+           players=(4,)),
+    Preset("app_komandy_3v3", "3 на 3: командами", "Teams 3v3", f"{APP}: «2 на 2: командами»",
+           "Three against three in alternate seats, with the team rules of 2 на 2.",
+           "Тройка на тройку через одного, по правилам командной игры.",
+           _app(teams="3v3", min_players=6, max_players=6, attack_target="next_active_opponent",
+                throw_in_by="opponents_of_defender", transfer_target="next_active_opponent",
+                loser_rule="team_last"),
+           players=(6,)),
+    Preset("app_pogony", "Погоны", "Epaulettes", f"{APP}: «Погоны»",
+           "A durak finished off with a six gets an epaulette, with two sixes one on each "
+           "shoulder. Play is unchanged.",
+           "Если дурака добили шестёркой — ему вешают погон, двумя шестёрками — погоны на оба "
+           "плеча. Игра не меняется.",
+           _app(pogony_sixes=True)),
+    Preset("app_seriya", "Серия партий", "A series of games", f"{APP}: серия партий",
+           "The durak deals the next game and his right neighbour attacks him first.",
+           "Следующую сдаёт дурак, и первым ходят под него — ходит сосед справа от дурака.",
+           _app(series="series")),
+    Preset("app_yaponsky", "Японский: пики пиками", "Japanese: spades by spades",
+           f"{APP}: «Японский»",
+           "Diamonds are always trump; a spade is beaten only by a higher spade, not even by a "
+           "trump, and spades beat no other suit.",
+           "Козырь всегда бубны; пику бьёт только старшая пика, даже козырь её не берёт, а сами "
+           "пики другие масти не бьют.",
+           _app(trump_rule="fixed_suit:diamonds", untrumpable_suits=("spades",))),
+    Preset("app_potayny", "Потайной козырь", "Hidden trump", f"{APP}: «Потайной козырь»",
+           "A second card lies face down under the trump card; when the stock and the trump "
+           "card are gone it is turned and its suit is trump to the end.",
+           "Под открытым козырем лежит закрытая карта; когда колода и козырь кончились, она "
+           "открывается и становится новым козырем до конца партии.",
+           _app(trump_change="hidden_second"), players=(2, 3, 4, 5)),
+    Preset("app_dlinny", "Длинный дурак", "Long durak", f"{APP}: «Длинный дурак»",
+           "Sixes become personal trumps; the defender's suit is trump; the durak climbs a "
+           "ladder 7→A that shrinks his hand.",
+           "Шестёрки — личные козыри; козырь отбивающегося бьёт; дурак выкладывает лесенку 7→Т.",
+           _app(deck_remove=("6S", "6C", "6D", "6H"), trump_rule="personal_six",
+                trump_perspective="defender", throw_in_order="strict_clockwise",
+                series="series", series_state="ladder", match_end="ladder_reaches_A",
+                first_attacker_next_game="iz_pod_durak", min_players=2, max_players=4),
+           players=(2, 3, 4)),
+    Preset("app_korol_govno", "Король-говно", "King and Shit", f"{APP}: «Король-говно»",
+           "Titles by finishing order; the King names the trump; «Говно» deals and leads.",
+           "Звания по порядку выхода; козырь назначает Король; сдаёт и ходит Говно.",
+           _app(series="series", series_state="titles", trump_rule="named_by_king",
+                dealer_next_game="title_govno", first_attacker_next_game="title_govno",
+                post_game_swap="durak_with_govno", title_reassign="after_game_1_only")),
+    # ---- the compendium (000) ------------------------------------------------------------
+    Preset("podkidnoy", "Дурак подкидной", "Throw-in durak (compendium)",
+           f"{COMPENDIUM}: «Дурак подкидной»",
+           "The compendium template: single-card leads; throw-ins after the defender beats; "
+           "refill from the attacker clockwise.",
+           "Шаблон сборника: ходят одной картой; подкидывают после того, как отбились; "
+           "добирают от ходившего по часовой стрелке.",
+           _comp()),
+    Preset("prostoy", "Дурак простой", "Simple durak (compendium)",
+           f"{COMPENDIUM}: «Дурак простой»",
+           "One attack card a bout, no throw-ins; the attacker then the defender draw.",
+           "Один ход — одна карта, подкидывать нельзя; добирает ходивший, затем отбивавшийся.",
+           _comp(throw_in=False)),
+    Preset("perevodnoy", "Дурак переводной", "Transfer durak (compendium)",
+           f"{COMPENDIUM}: «Дурак переводной»",
+           "The defender may pass the attack on with a card of the same rank.",
+           "Отбивающийся может перевести карты следующему картой того же значения.",
+           _comp(transfer=True)),
+    Preset("perevodnoy_2", "Дурак переводной 2", "Transfer durak 2",
+           f"{COMPENDIUM}: «Дурак переводной 2»",
+           "Transfers also against thrown-in cards after beating; the new defender inherits "
+           "the whole table.",
+           "Переводить можно и подкинутые карты после отбоя; новый отбивающийся получает весь "
+           "стол.",
+           _comp(transfer=True, transfer_window="any_unbeaten_same_rank")),
+    Preset("yaponsky", "Дурак японский", "Japanese durak", f"{COMPENDIUM}: «Дурак японский»",
+           "Diamonds always trump; spades beaten only by a higher spade.",
+           "Бубны всегда козыри; пики бьются только старшими пиками.",
+           _comp(trump_rule="fixed_suit:diamonds", untrumpable_suits=("spades",))),
+    Preset("potayny", "Дурак потайной", "Hidden trump durak", f"{COMPENDIUM}: «Дурак потайной»",
+           "A face-down card under the trump card becomes trump when the stock runs out.",
+           "Закрытая карта под козырем становится козырем, когда колода кончается.",
+           _comp(trump_change="hidden_second"), players=(2, 3, 4, 5)),
+    Preset("beskozyrny", "Дурак бескозырный", "No-trump durak",
+           f"{COMPENDIUM}: «Дурак бескозырный»",
+           "No trump suit; only a higher card of the same suit beats.",
+           "Козырей нет; бьёт только старшая карта той же масти.",
+           _comp(trump_rule="none", beat_rule="same_suit_only",
+                 first_attacker_first_game="lowest_card")),
+]
+
+
+def _pending_preset(pid: str, ru: str, en: str, summary: str, **knobs: Any) -> Preset:
+    return Preset(pid, ru, en, f"{COMPENDIUM}: «{ru}»", summary, summary, _comp(**knobs))
+
+
+# The rest of the compendium's attack/defend variants, with the knobs that make them
+# different; each reports its pending knobs until the engine plays them (docs/rules.md).
+_P += [
+    _pending_preset("albansky", "Дурак албанский", "Albanian durak",
+                    "Deck pre-sorted, aces on top, before dealing.",
+                    deck_presort="rank_desc", shuffle="within_rank"),
+    _pending_preset("amerikansky", "Дурак американский", "American durak",
+                    "After beating everything the defender may throw in to himself.",
+                    self_throw_in="after_all_beaten"),
+    _pending_preset("armyansky_1", "Дурак армянский", "Armenian durak",
+                    "The attacker may lead the unseen top stock card.", lead_from_stock=True),
+    _pending_preset("bolshoy", "Дурак большой", "Big durak",
+                    "Two decks mixed; holding 52+ cards loses at once.",
+                    deck_count=2, immediate_loss_hand_size=52),
+    _pending_preset("veryu_ne_veryu", "Дурак верю не верю", "Believe-or-not durak",
+                    "Defence cards face down; anyone may challenge.",
+                    defence_visibility="face_down_challengeable",
+                    challenge=(("who", "any"),)),
+    _pending_preset("dvukhkozyrny", "Дурак двухкозырной", "Two-trump durak",
+                    "Each player has his own trump suit; the defender's counts.",
+                    trump_rule="per_player_turned", trump_perspective="defender"),
+    _pending_preset("dorozhny", "Дурак дорожный", "Road durak",
+                    "Whole deck dealt, last card trump, no refill.",
+                    deal_mode="whole_deck", trump_rule="last_dealt_card", refill_rule="none",
+                    throw_in_match="beats_last_defence"),
+    _pending_preset("zanudny", "Дурак занудный", "Tedious durak",
+                    "Every lead must be the highest-ranked card in hand.",
+                    lead_restriction="highest_rank_in_hand"),
+    _pending_preset("kozyrny", "Дурак козырной", "Trump-swap durak",
+                    "After each successful defence the last card played becomes the trump card.",
+                    trump_change="swap_on_defence"),
+    _pending_preset("korolevsky", "Дурак королевский", "Royal durak",
+                    "The lowest rank is beaten only by the same-suit ace or the trump ace.",
+                    lowest_rank_only_by_ace="same_suit_or_trump_ace"),
+    _pending_preset("krestovy", "Дурак крестовый", "Cross durak",
+                    "Ladder deal of the whole deck; clubs cannot be trumped.",
+                    pre_phase="ladder_deal", deal_mode="none", trump_rule="fixed_suit:diamonds",
+                    untrumpable_suits=("clubs",), throw_in=False, take_rule="chain_pass",
+                    refill_rule="none"),
+    _pending_preset("krugly", "Дурак круглый", "Round durak",
+                    "A capture phase builds the hands; pattern leads; partial take.",
+                    pre_phase="capture_circle", deal_mode="none", trump_rule="centre_card",
+                    lead_rule="patterns:krugly", throw_in=False, take_rule="unbeaten_only",
+                    refill_rule="none", next_attacker_after_defence="left_of_attacker",
+                    next_attacker_after_take="left_of_attacker"),
+    _pending_preset("krugovoy", "Дурак круговой", "Circle durak",
+                    "After every bout all hands pass one seat left.",
+                    hand_rotation="left_after_refill"),
+    _pending_preset("magadansky", "Дурак магаданский", "Magadan durak",
+                    "Five of six dealt cards locked face down; each defence unlocks one.",
+                    locked_cards=5, defender_hand_cap_counts="usable_cards"),
+    _pending_preset("naborny", "Дурак наборный", "Gathering durak",
+                    "Hands built by drawing and capturing; the last card is trump.",
+                    pre_phase="capture_row", deal_mode="none", trump_rule="last_pre_phase_card",
+                    refill_rule="none"),
+    _pending_preset("navalenny", "Дурак наваленный", "Heaped durak",
+                    "Whole deck dealt; the last dealt card shows the trump; no stock.",
+                    deal_mode="whole_deck", trump_rule="last_dealt_card", refill_rule="none"),
+    _pending_preset("nevidimy", "Дурак невидимый", "Invisible durak",
+                    "Only the trump suit is announced; the card is never shown.",
+                    trump_rule="bottom_suit_announced", dealer_first_game="outsider"),
+    _pending_preset("oborotny", "Дурак оборотный", "Backwards durak",
+                    "Hands held backwards: others see your cards, you do not.",
+                    hand_visibility="others_only", invalid_play_penalty=(("on", "take"),)),
+    _pending_preset("otboyny", "Дурак отбойный", "Rebound durak",
+                    "Every second successful defence is shuffled back into the stock.",
+                    discard_rule="every_second_to_stock"),
+    _pending_preset("ochkovy", "Дурак очковый", "Points durak",
+                    "The durak is who beat the fewest cards.",
+                    loser_rule="fewest_beaten_cards", counter="beaten_cards",
+                    counter_counts="successful_bouts_only"),
+    _pending_preset("parnomastny", "Дурак парномастный", "Rank-or-suit durak",
+                    "Throw-ins may match the rank or the suit of table cards.",
+                    throw_in_match="rank_or_suit"),
+    _pending_preset("pogonny", "Дурак погонный", "Epaulette-count durak",
+                    "Two same-rank cards at once score a «погоны»; fewest is the durak.",
+                    lead_rule="same_rank_multi", throw_in_cards_per_action="multi_same_rank",
+                    loser_rule="fewest_pogony", counter="pogony_pairs",
+                    counter_counts="lead_and_throw_in"),
+    _pending_preset("pokerny", "Дурак покерный", "Poker durak",
+                    "A defender with ≤6 cards may swap two with the stock.",
+                    pre_defence_exchange="swap_two"),
+    _pending_preset("pustoy", "Дурак пустой", "Empty durak",
+                    "Draw only when the hand is completely empty.",
+                    refill_rule="only_when_empty"),
+    _pending_preset("pustyshka", "Дурак пустышка", "Blank-card durak",
+                    "An extra blank card beats anything and is beaten by anything.",
+                    blank_card=True, trump_indicator_special="no_trump"),
+    _pending_preset("arifm_progressiya", "Дурак с арифметической прогрессией",
+                    "Arithmetic-progression durak",
+                    "Deal one card; after bout k refill up to k+1.",
+                    hand_size=1, refill_rule="progressive"),
+    _pending_preset("s_bolvanom", "Дурак с болваном", "Durak with a dummy",
+                    "An extra dummy hand played by its controller.",
+                    dummy_hand=(("hand_size", "6"),)),
+    _pending_preset("s_jokerom", "Дурак с Джокером", "Durak with a joker",
+                    "One joker that beats any card.", jokers_per_deck=1, joker_rule="beats_any"),
+    _pending_preset("s_dvumya_jokerami", "Дурак с двумя Джокерами", "Durak with two jokers",
+                    "Two coloured jokers.", jokers_per_deck=2, joker_rule="coloured",
+                    trump_indicator_special="colour_pair"),
+    _pending_preset("s_par", "Дурак с пар", "Pairs durak",
+                    "Five-card hands; leads of pairs and kickers; no throw-ins.",
+                    hand_size=5, lead_rule="patterns:s_par", lead_max=5, throw_in=False,
+                    winner_rule="first_out", max_players=5),
+    _pending_preset("s_par_pyaterka", "«Пятерка»", "Five (pairs durak)",
+                    "Leads of pairs, trips and quads with kickers.",
+                    hand_size=5, lead_rule="patterns:pyaterka", lead_max=5, throw_in=False,
+                    winner_rule="first_out", max_players=5),
+    _pending_preset("treshka", "Дурак трешка", "Threes durak",
+                    "Every lead is exactly three cards.", lead_rule="exact_any:3"),
+    _pending_preset("figurny", "Дурак фигурный", "Figures durak",
+                    "Count the figures beaten; the most wins.",
+                    loser_rule="none", winner_rule="most_figures", counter="figures_beaten",
+                    counter_tie_break="shared"),
+    _pending_preset("chukotsky", "Дурак чукотский", "Chukchi durak",
+                    "The stock is set aside after the trump is shown; no refill.",
+                    trump_rule="shown_then_set_aside", refill_rule="none"),
+    _pending_preset("shchelkovsky", "Дурак щелковский", "Shchelkovo durak",
+                    "Two or four decks with jokers, up to ten players, backward transfer.",
+                    deck_count=2, deck_size=52, jokers_per_deck=2, max_players=10,
+                    transfer=True, transfer_by_showing="backward_proezdnoy",
+                    joker_rule="beats_all_but_two", bout_attack_limit=10,
+                    first_bout_attack_limit=None, self_throw_in="after_proezdnoy",
+                    first_attacker_tiebreak="next_trumps_then_joker_then_lot",
+                    over_limit_policy="defender_chooses"),
+]
+
+PRESETS: dict[str, Preset] = {p.id: p for p in _P}
+DEFAULT_PRESET = "app_podkidnoy"
+
+
+def get_preset(preset_id: str) -> Preset:
+    try:
+        return PRESETS[preset_id]
+    except KeyError:
+        raise RuleError("preset", f"no preset {preset_id!r}", f"нет варианта {preset_id!r}") \
+            from None
+
+
+def working_presets() -> list[Preset]:
+    return [p for p in PRESETS.values() if p.works]
