@@ -1,0 +1,314 @@
+"""How nodes open byte streams to each other: a ``Listener``/``Dialer`` seam.
+
+The node codes against :class:`Listener` and :class:`Dialer` only. Production uses TCP
+(:class:`TcpListener`, :class:`TcpDialer`); tests use a :class:`MemoryNetwork`, where every
+connection is a pair of in-memory streams and a test can break links on purpose:
+
+- :meth:`MemoryNetwork.partition` makes traffic between two hosts stall (bytes wait, as TCP
+  would retransmit them) and new dials between them fail; :meth:`MemoryNetwork.heal` delivers
+  what waited;
+- :meth:`MemoryNetwork.cut` breaks the open connections between two hosts, as a crashed peer
+  process does: readers see end-of-stream, writers get ``trio.BrokenResourceError``;
+- :meth:`MemoryNetwork.crash` cuts every connection of a host.
+
+Framing is not done here: these are plain byte streams.
+
+A listener is a service in trio's style: ``endpoint = await nursery.start(listener.serve,
+handler)`` returns once it accepts connections, with the bound :class:`Endpoint`. Each accepted
+stream is given to ``handler`` in its own task and closed (``aclose_forcefully``) when the
+handler returns. As with ``trio.serve_listeners``, an exception escaping a handler ends
+``serve``: handlers must catch what a misbehaving peer can cause.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import errno
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from typing import Protocol
+
+import trio
+from trio.testing import MemoryReceiveStream, MemorySendStream, memory_stream_pump
+
+StreamHandler = Callable[[trio.abc.Stream], Awaitable[object]]
+
+
+@dataclass(frozen=True, slots=True, order=True)
+class Endpoint:
+    """Where a node listens: a host (address or name) and a TCP port."""
+
+    host: str
+    port: int
+
+    def __str__(self) -> str:
+        return f"{self.host}:{self.port}"
+
+
+class Listener(Protocol):
+    async def serve(
+        self,
+        handler: StreamHandler,
+        *,
+        task_status: trio.TaskStatus[Endpoint] = trio.TASK_STATUS_IGNORED,
+    ) -> None:
+        """Accept connections until cancelled; reports the bound endpoint via ``task_status``."""
+        ...
+
+
+class Dialer(Protocol):
+    async def dial(self, endpoint: Endpoint) -> trio.abc.Stream:
+        """Open a stream to ``endpoint``; raises ``OSError`` when it cannot be reached."""
+        ...
+
+
+# --- TCP ---------------------------------------------------------------------------------------
+
+
+class TcpListener:
+    """Listens on one IPv4 address (all of them by default) and ``port`` (0: any free port).
+
+    The reported endpoint is the bound socket address, so with the default host its ``host`` is
+    ``0.0.0.0``: peers learn the addresses to dial from discovery, and the port from here.
+    """
+
+    def __init__(self, host: str = "0.0.0.0", port: int = 0) -> None:
+        self._host = host
+        self._port = port
+
+    async def serve(
+        self,
+        handler: StreamHandler,
+        *,
+        task_status: trio.TaskStatus[Endpoint] = trio.TASK_STATUS_IGNORED,
+    ) -> None:
+        listeners = await trio.open_tcp_listeners(self._port, host=self._host)
+        address = listeners[0].socket.getsockname()
+        task_status.started(Endpoint(str(address[0]), int(address[1])))
+        await trio.serve_listeners(handler, listeners)
+
+
+class TcpDialer:
+    """Dials TCP endpoints with ``trio.open_tcp_stream`` (``TCP_NODELAY`` is on by default)."""
+
+    async def dial(self, endpoint: Endpoint) -> trio.abc.Stream:
+        return await trio.open_tcp_stream(endpoint.host, endpoint.port)
+
+
+# --- in memory ---------------------------------------------------------------------------------
+
+MemoryStream = trio.StapledStream[MemorySendStream, MemoryReceiveStream]
+
+
+@dataclass(eq=False)
+class _Pipe:
+    """One direction of a link; data moves only while the link is up."""
+
+    link: _Link
+    send: MemorySendStream = field(default_factory=MemorySendStream)
+    receive: MemoryReceiveStream = field(default_factory=MemoryReceiveStream)
+
+    closed: bool = False
+
+    def __post_init__(self) -> None:
+        self.send.send_all_hook = self._after_send
+        self.send.close_hook = self._after_close
+
+    def _after_close(self) -> None:
+        self.closed = True
+        self.flow()
+
+    async def _after_send(self) -> None:
+        if self.link.broken:
+            raise trio.BrokenResourceError("connection reset: the link was cut")
+        self.flow()
+
+    def flow(self) -> None:
+        """Move everything waiting in the send buffer across, unless the link is down."""
+        if self.link.broken or self.link.stalled():
+            return
+        while memory_stream_pump(self.send, self.receive):
+            pass
+
+    def break_(self) -> None:
+        # The receiver reads what already arrived, then end-of-stream; nothing more arrives.
+        with contextlib.suppress(trio.ClosedResourceError):  # the receiver closed its end
+            self.receive.put_eof()
+
+
+@dataclass(eq=False)
+class _Link:
+    """One connection between a dialing host and a listening host."""
+
+    network: MemoryNetwork
+    dialer_host: str
+    listener_host: str
+    broken: bool = False
+
+    def __post_init__(self) -> None:
+        self.forward = _Pipe(self)  # dialer -> listener
+        self.backward = _Pipe(self)  # listener -> dialer
+
+    def stalled(self) -> bool:
+        return self.network.is_partitioned(self.dialer_host, self.listener_host)
+
+    def joins(self, a: str, b: str) -> bool:
+        return {self.dialer_host, self.listener_host} == {a, b}
+
+    def open(self) -> bool:
+        return not self.broken and not (self.forward.closed and self.backward.closed)
+
+    def dialer_stream(self) -> MemoryStream:
+        return trio.StapledStream(self.forward.send, self.backward.receive)
+
+    def listener_stream(self) -> MemoryStream:
+        return trio.StapledStream(self.backward.send, self.forward.receive)
+
+    def flow(self) -> None:
+        for pipe in (self.forward, self.backward):
+            # BrokenResourceError: that receiver closed its end; its sender learns on next write.
+            with contextlib.suppress(trio.BrokenResourceError):
+                pipe.flow()
+
+    def break_(self) -> None:
+        self.broken = True
+        self.forward.break_()
+        self.backward.break_()
+
+
+class MemoryNetwork:
+    """Hosts (plain names) that listen and dial over in-memory streams, with fault injection."""
+
+    def __init__(self, *, backlog: int = 64) -> None:
+        self._backlog = backlog
+        self._listening: dict[Endpoint, trio.MemorySendChannel[MemoryStream]] = {}
+        self._next_port: dict[str, int] = {}
+        self._partitions: set[frozenset[str]] = set()
+        self._links: list[_Link] = []
+
+    def listener(self, host: str, port: int = 0) -> MemoryListener:
+        return MemoryListener(self, host, port)
+
+    def dialer(self, host: str) -> MemoryDialer:
+        return MemoryDialer(self, host)
+
+    # faults
+
+    def is_partitioned(self, a: str, b: str) -> bool:
+        return frozenset((a, b)) in self._partitions
+
+    def partition(self, a: str, b: str) -> None:
+        """Stall all traffic between hosts ``a`` and ``b`` and refuse new dials between them."""
+        if a == b:
+            raise ValueError("a host cannot be partitioned from itself")
+        self._partitions.add(frozenset((a, b)))
+
+    def heal(self, a: str, b: str) -> None:
+        """End a partition; bytes that waited are delivered now."""
+        self._partitions.discard(frozenset((a, b)))
+        for link in self._live_links():
+            if link.joins(a, b):
+                link.flow()
+
+    def cut(self, a: str, b: str) -> int:
+        """Break every open connection between ``a`` and ``b``; returns how many."""
+        cut = [link for link in self._live_links() if link.joins(a, b)]
+        for link in cut:
+            link.break_()
+        return len(cut)
+
+    def crash(self, host: str) -> int:
+        """Break every open connection of ``host`` (its listeners stop with their tasks)."""
+        cut = [
+            link for link in self._live_links() if host in (link.dialer_host, link.listener_host)
+        ]
+        for link in cut:
+            link.break_()
+        return len(cut)
+
+    def open_connections(self, a: str, b: str) -> int:
+        return sum(1 for link in self._live_links() if link.joins(a, b))
+
+    def _live_links(self) -> list[_Link]:
+        self._links = [link for link in self._links if link.open()]
+        return list(self._links)
+
+    # plumbing for MemoryListener / MemoryDialer
+
+    def bind(self, endpoint: Endpoint) -> tuple[Endpoint, trio.MemoryReceiveChannel[MemoryStream]]:
+        if endpoint.port == 0:
+            port = self._next_port.get(endpoint.host, 40000)
+            while Endpoint(endpoint.host, port) in self._listening:
+                port += 1
+            self._next_port[endpoint.host] = port + 1
+            endpoint = Endpoint(endpoint.host, port)
+        if endpoint in self._listening:
+            raise OSError(errno.EADDRINUSE, f"address already in use: {endpoint}")
+        send, receive = trio.open_memory_channel[MemoryStream](self._backlog)
+        self._listening[endpoint] = send
+        return endpoint, receive
+
+    def unbind(self, endpoint: Endpoint) -> None:
+        send = self._listening.pop(endpoint, None)
+        if send is not None:
+            send.close()
+
+    def connect(self, from_host: str, endpoint: Endpoint) -> MemoryStream:
+        if from_host != endpoint.host and self.is_partitioned(from_host, endpoint.host):
+            raise OSError(errno.EHOSTUNREACH, f"no route to {endpoint} (partitioned)")
+        accept = self._listening.get(endpoint)
+        if accept is None:
+            raise OSError(errno.ECONNREFUSED, f"connection refused by {endpoint}")
+        link = _Link(self, from_host, endpoint.host)
+        try:
+            accept.send_nowait(link.listener_stream())
+        except trio.WouldBlock:
+            raise OSError(errno.ECONNREFUSED, f"backlog of {endpoint} is full") from None
+        self._links.append(link)
+        return link.dialer_stream()
+
+
+class MemoryListener:
+    def __init__(self, network: MemoryNetwork, host: str, port: int = 0) -> None:
+        self._network = network
+        self._wanted = Endpoint(host, port)
+
+    async def serve(
+        self,
+        handler: StreamHandler,
+        *,
+        task_status: trio.TaskStatus[Endpoint] = trio.TASK_STATUS_IGNORED,
+    ) -> None:
+        endpoint, incoming = self._network.bind(self._wanted)
+        try:
+            async with trio.open_nursery() as handlers:
+                task_status.started(endpoint)
+                async for stream in incoming:
+                    handlers.start_soon(_run_handler, handler, stream)
+        finally:
+            self._network.unbind(endpoint)
+            # Connections dialled but never handed to a handler: their dialers see EOF.
+            while True:
+                try:
+                    unhandled = incoming.receive_nowait()
+                except (trio.WouldBlock, trio.EndOfChannel):
+                    break
+                await trio.aclose_forcefully(unhandled)
+            incoming.close()
+
+
+async def _run_handler(handler: StreamHandler, stream: trio.abc.Stream) -> None:
+    try:
+        await handler(stream)
+    finally:
+        await trio.aclose_forcefully(stream)
+
+
+class MemoryDialer:
+    def __init__(self, network: MemoryNetwork, host: str) -> None:
+        self._network = network
+        self.host = host
+
+    async def dial(self, endpoint: Endpoint) -> trio.abc.Stream:
+        await trio.lowlevel.checkpoint()
+        return self._network.connect(self.host, endpoint)
