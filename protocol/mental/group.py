@@ -23,12 +23,12 @@ IDENTITY = bytes(POINT_BYTES)
 
 Rng = Callable[[int], bytes]
 
-_smul = rbcl.crypto_scalarmult_ristretto255
-_bmul = rbcl.crypto_scalarmult_ristretto255_base
-_add = rbcl.crypto_core_ristretto255_add
-_sub = rbcl.crypto_core_ristretto255_sub
-_valid = rbcl.crypto_core_ristretto255_is_valid_point
-_from_hash = rbcl.crypto_core_ristretto255_from_hash
+_smul: Callable[[bytes, bytes], bytes] = rbcl.crypto_scalarmult_ristretto255
+_bmul: Callable[[bytes], bytes] = rbcl.crypto_scalarmult_ristretto255_base
+_add: Callable[[bytes, bytes], bytes] = rbcl.crypto_core_ristretto255_add
+_sub: Callable[[bytes, bytes], bytes] = rbcl.crypto_core_ristretto255_sub
+_valid: Callable[[bytes], bool] = rbcl.crypto_core_ristretto255_is_valid_point
+_from_hash: Callable[[bytes], bytes] = rbcl.crypto_core_ristretto255_from_hash
 
 
 def _le(k: int) -> bytes:

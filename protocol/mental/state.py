@@ -1,0 +1,610 @@
+"""The public state of a mental-poker deck, and the verification of every message against it.
+
+:class:`DeckState` holds no secret: it is what any observer of the transcript can compute, and it
+checks every proof. :class:`~p2p_durak.protocol.mental.deck.DeckParty` adds a seat's secret key
+and makes that seat's messages. An auditor replays a journal into a bare ``DeckState``.
+
+Every incoming message is checked completely before anything changes: a :class:`DeckError`
+(naming the seat and the step) means the state is exactly as it was.
+
+Slots. After the first shuffle, slot ``i`` holds a masked card. A slot's *base* ciphertext is
+shared; a seat that may open it is a *viewer*. The first viewer uses the base ciphertext (every
+other seat publishes its reveal token on it); each further viewer makes a private re-randomised
+*copy* (only it knows the offset) and every other seat publishes tokens on the copy. A party can
+open a ciphertext only with every key holder's token on that ciphertext's ``c1``, so a viewer's
+own token is the one thing nobody else gets.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+from p2p_durak.protocol.mental import group as g
+from p2p_durak.protocol.mental.elgamal import CardCodec, Ciphertext, unmask
+from p2p_durak.protocol.mental.errors import (
+    DeckError,
+    DeckUsageError,
+    InvalidProof,
+    UnexpectedMessage,
+)
+from p2p_durak.protocol.mental.events import (
+    AuditDone,
+    CardRevealed,
+    ClassShown,
+    Event,
+    KeysReady,
+    RandomValue,
+    SeatLeft,
+    ShuffleDone,
+    ShuffleVerified,
+    SlotShown,
+    StepDone,
+)
+from p2p_durak.protocol.mental.messages import (
+    BASE_VIEW,
+    AuditKey,
+    ClassProof,
+    CoinCommit,
+    CoinReveal,
+    KeyCommit,
+    KeyReveal,
+    Message,
+    Rerandomize,
+    Shuffle,
+    Tokens,
+)
+from p2p_durak.protocol.mental.ops import (
+    AuditOp,
+    ClassOp,
+    CoinOp,
+    KeysOp,
+    LeaveOp,
+    Op,
+    RevealOp,
+    ShowOp,
+    ShuffleOp,
+)
+from p2p_durak.protocol.mental.proofs import (
+    verify_key,
+    verify_one_of,
+    verify_rerandomization,
+    verify_tokens,
+)
+from p2p_durak.protocol.mental.shuffle import verify_shuffle
+from p2p_durak.protocol.mental.transcript import ProofContext
+
+MAX_SEATS = 16
+Item = tuple[int, int]  # (slot, view): view is BASE_VIEW or the seat whose copy it is
+
+
+@dataclass
+class View:
+    ct: Ciphertext
+    tokens: dict[int, bytes] = field(default_factory=dict)
+
+
+@dataclass
+class SlotState:
+    base: View
+    base_viewer: int | None = None
+    copies: dict[int, View] = field(default_factory=dict)
+    viewers: set[int] = field(default_factory=set)
+    card: int | None = None  # set once the slot is open to everyone
+
+    def view(self, index: int) -> View:
+        return self.base if index == BASE_VIEW else self.copies[index]
+
+    def view_of(self, seat: int) -> tuple[int, View] | None:
+        """The ciphertext a viewer opens: the base if it was the first viewer, else its copy."""
+        if self.base_viewer == seat:
+            return BASE_VIEW, self.base
+        if seat in self.copies:
+            return seat, self.copies[seat]
+        return None
+
+
+@dataclass
+class Pending:
+    """An operation in progress: which message kind is due now, and from whom."""
+
+    op: Op
+    phase: str
+    due: list[int]
+    got: set[int] = field(default_factory=set)
+    commits: dict[int, bytes] = field(default_factory=dict)
+    reveals: dict[int, bytes] = field(default_factory=dict)
+    order: list[int] = field(default_factory=list)
+    current: list[Ciphertext] = field(default_factory=list)
+    base_grants: dict[int, int] = field(default_factory=dict)  # slot -> first viewer
+    copy_grants: dict[int, list[int]] = field(default_factory=dict)  # viewer -> slots
+    items: list[tuple[Item, int | None]] = field(default_factory=list)  # (item, exempt seat)
+    owed: dict[int, list[Item]] = field(default_factory=dict)
+    secret_value: bytes = b""  # a party's own coin value while the coin is open
+
+
+def commitment(kind: str, game_id: bytes, step: str, seat: int, data: bytes) -> bytes:
+    h = hashlib.sha256()
+    for part in (kind.encode(), game_id, step.encode(), seat.to_bytes(4, "big"), data):
+        h.update(len(part).to_bytes(4, "big") + part)
+    return h.digest()
+
+
+class DeckState:
+    """Public deck state of one game; verifies and applies every message."""
+
+    def __init__(self, game_id: bytes, n_seats: int, n_cards: int) -> None:
+        if not 2 <= n_seats <= MAX_SEATS:
+            raise DeckUsageError(f"2..{MAX_SEATS} seats, not {n_seats}")
+        if not 1 <= len(game_id) <= 64:
+            raise DeckUsageError("game id must be 1..64 bytes")
+        self.game_id = game_id
+        self.n_seats = n_seats
+        self.n_cards = n_cards
+        self.codec = CardCodec(n_cards)
+        self.active: list[int] = list(range(n_seats))
+        self.public_keys: dict[int, bytes] = {}
+        self.joint_key: bytes | None = None
+        self.slots: list[SlotState] = []
+        self.shuffled = False
+        self.pending: Pending | None = None
+        self.finished_steps: set[str] = set()
+        self.journal: list[Op | Message] = []
+        self.audit_secrets: dict[int, int] = {}
+
+    # -- helpers ------------------------------------------------------------------------------
+
+    def ctx(self, step: str, seat: int) -> ProofContext:
+        return ProofContext(self.game_id, step, seat)
+
+    def _key(self) -> bytes:
+        if self.joint_key is None:
+            raise DeckUsageError("the game keys are not established yet")
+        return self.joint_key
+
+    def _slot(self, slot: int) -> SlotState:
+        if not self.shuffled:
+            raise DeckUsageError("the deck has not been shuffled yet")
+        if not 0 <= slot < self.n_cards:
+            raise DeckUsageError(f"no slot {slot}")
+        return self.slots[slot]
+
+    def _seat(self, seat: int) -> int:
+        if seat not in self.active:
+            raise DeckUsageError(f"seat {seat} is not playing")
+        return seat
+
+    # -- starting operations ------------------------------------------------------------------
+
+    def begin(self, op: Op) -> list[Event]:
+        """Start an operation (every party starts the same one); returns what follows at once."""
+        if self.pending is not None:
+            raise DeckUsageError(f"step {self.pending.op.step!r} is still open")
+        if op.step in self.finished_steps:
+            raise DeckUsageError(f"step {op.step!r} was already used")
+        planners: dict[type[Op], Callable[[Op], Pending]] = {
+            KeysOp: self._plan_keys,
+            CoinOp: self._plan_coin,
+            ShuffleOp: self._plan_shuffle,
+            ShowOp: self._plan_show,
+            RevealOp: self._plan_reveal,
+            ClassOp: self._plan_class,
+            LeaveOp: self._plan_leave,
+            AuditOp: self._plan_audit,
+        }
+        pending = planners[type(op)](op)
+        self.pending = pending
+        self.journal.append(op)
+        if not pending.due:  # e.g. a seat leaving before the deck exists owes no tokens
+            return self._finish_tokens(pending)
+        try:
+            return self._progress()
+        except DeckUsageError:
+            if self.journal[-1] is op:  # this seat could not make its first message: undo
+                self.journal.pop()
+                self.pending = None
+            raise
+
+    def _plan_keys(self, op: Op) -> Pending:
+        if self.public_keys:
+            raise DeckUsageError("the game keys exist already")
+        return Pending(op, KeyCommit.KIND, list(self.active))
+
+    def _plan_coin(self, op: Op) -> Pending:
+        return Pending(op, CoinCommit.KIND, list(self.active))
+
+    def _plan_shuffle(self, op: Op) -> Pending:
+        assert isinstance(op, ShuffleOp)
+        key = self._key()
+        slots = op.slots
+        if len(set(slots)) != len(slots) or not all(0 <= s < self.n_cards for s in slots):
+            raise DeckUsageError("shuffle slots must be distinct slot numbers")
+        if not self.shuffled:
+            if sorted(slots) != list(range(self.n_cards)):
+                raise DeckUsageError("the first shuffle takes the whole deck")
+            current = list(self.codec.initial_deck(key))
+        else:
+            if len(slots) < 2:
+                raise DeckUsageError("shuffling fewer than two slots does nothing")
+            current = [self.slots[s].base.ct for s in slots]
+        order = list(self.active)
+        return Pending(op, Shuffle.KIND, [order[0]], order=order, current=current)
+
+    def _plan_show(self, op: Op) -> Pending:
+        assert isinstance(op, ShowOp)
+        self._key()
+        base_grants: dict[int, int] = {}
+        copy_grants: dict[int, list[int]] = {}
+        seen_slots: set[int] = set()
+        for slot, viewers in op.grants:
+            st = self._slot(slot)
+            if slot in seen_slots:
+                raise DeckUsageError(f"slot {slot} granted twice")
+            seen_slots.add(slot)
+            if st.card is not None:
+                raise DeckUsageError(f"slot {slot} is already open to everyone")
+            for viewer in sorted(set(viewers)):
+                self._seat(viewer)
+                if viewer in st.viewers:
+                    continue
+                if st.base_viewer is None and slot not in base_grants:
+                    base_grants[slot] = viewer
+                else:
+                    copy_grants.setdefault(viewer, []).append(slot)
+        if not base_grants and not copy_grants:
+            raise DeckUsageError("nothing to show")
+        pending = Pending(op, Rerandomize.KIND, sorted(copy_grants))
+        pending.base_grants = base_grants
+        pending.copy_grants = copy_grants
+        if not copy_grants:
+            self._enter_token_phase(pending, self._show_items(pending))
+        return pending
+
+    def _show_items(self, p: Pending) -> list[tuple[Item, int | None]]:
+        items: list[tuple[Item, int | None]] = [
+            ((s, BASE_VIEW), v) for s, v in p.base_grants.items()
+        ]
+        items += [((s, v), v) for v, slots in p.copy_grants.items() for s in slots]
+        return sorted(items)
+
+    def _plan_reveal(self, op: Op) -> Pending:
+        assert isinstance(op, RevealOp)
+        self._key()
+        if not op.slots or len(set(op.slots)) != len(op.slots):
+            raise DeckUsageError("reveal needs distinct slots")
+        items: list[tuple[Item, int | None]] = []
+        for slot in op.slots:
+            st = self._slot(slot)
+            if st.card is not None:
+                raise DeckUsageError(f"slot {slot} is already open to everyone")
+            views = [(BASE_VIEW, st.base), *sorted(st.copies.items())]
+            # The view that needs the fewest tokens: a card in a hand opens with one token.
+            index, _ = min(views, key=lambda iv: (self._missing(iv[1]), iv[0]))
+            items.append(((slot, index), None))
+        pending = Pending(op, Tokens.KIND, [])
+        self._enter_token_phase(pending, sorted(items))
+        return pending
+
+    def _missing(self, view: View) -> int:
+        return sum(1 for s in self.active if s not in view.tokens)
+
+    def _plan_class(self, op: Op) -> Pending:
+        assert isinstance(op, ClassOp)
+        self._key()
+        st = self._slot(op.slot)
+        self._seat(op.prover)
+        cands = op.candidates
+        if not cands or list(cands) != sorted(set(cands)) or cands[-1] >= self.n_cards:
+            raise DeckUsageError("candidates must be distinct card ids in increasing order")
+        found = st.view_of(op.prover)
+        if found is None or self._missing(found[1]) != 1 or op.prover in found[1].tokens:
+            raise DeckUsageError(f"seat {op.prover} cannot open slot {op.slot} privately")
+        return Pending(op, ClassProof.KIND, [op.prover])
+
+    def _plan_leave(self, op: Op) -> Pending:
+        assert isinstance(op, LeaveOp)
+        self._key()
+        self._seat(op.seat)
+        if len(self.active) <= 2:
+            raise DeckUsageError("a game needs two seats: end it instead")
+        items: list[tuple[Item, int | None]] = []
+        if self.shuffled:
+            for slot, st in enumerate(self.slots):
+                if st.card is not None:
+                    continue
+                for index, view in [(BASE_VIEW, st.base), *sorted(st.copies.items())]:
+                    if op.seat not in view.tokens:
+                        items.append(((slot, index), None))
+        pending = Pending(op, Tokens.KIND, [])
+        owed_by_leaver = {op.seat: [item for item, _ in items]} if items else {}
+        pending.items = items
+        pending.owed = owed_by_leaver
+        pending.due = sorted(owed_by_leaver)
+        return pending
+
+    def _plan_audit(self, op: Op) -> Pending:
+        self._key()
+        return Pending(op, AuditKey.KIND, list(self.active))
+
+    def _enter_token_phase(self, p: Pending, items: list[tuple[Item, int | None]]) -> None:
+        owed: dict[int, list[Item]] = {}
+        for item, exempt in items:
+            slot, index = item
+            view = self.slots[slot].view(index)
+            for seat in self.active:
+                if seat != exempt and seat not in view.tokens:
+                    owed.setdefault(seat, []).append(item)
+        p.phase = Tokens.KIND
+        p.items = items
+        p.owed = owed
+        p.due = sorted(owed)
+        p.got = set()
+
+    # -- receiving ----------------------------------------------------------------------------
+
+    def receive(self, msg: Message) -> list[Event]:
+        """Verify a peer's message and apply it; raise DeckError with nothing applied."""
+        events = self._accept(msg, verify=True)
+        return events + self._progress()
+
+    def _accept(self, msg: Message, verify: bool) -> list[Event]:
+        if msg.game_id != self.game_id:
+            raise UnexpectedMessage(msg.seat, msg.step, "message belongs to another game")
+        p = self.pending
+        if p is None or p.op.step != msg.step:
+            why = (
+                "step already finished (replay?)"
+                if msg.step in self.finished_steps
+                else ("no such step is open")
+            )
+            raise UnexpectedMessage(msg.seat, msg.step, why)
+        if p.phase != msg.KIND:
+            raise UnexpectedMessage(msg.seat, msg.step, f"expected {p.phase!r}, got {msg.KIND!r}")
+        if msg.seat in p.got:
+            raise UnexpectedMessage(msg.seat, msg.step, f"duplicate {msg.KIND!r} (replay?)")
+        if msg.seat not in p.due:
+            raise UnexpectedMessage(msg.seat, msg.step, f"no {msg.KIND!r} is due from this seat")
+        handlers: dict[type[Message], Callable[[Pending, Message, bool], list[Event]]] = {
+            KeyCommit: self._on_commit,
+            CoinCommit: self._on_commit,
+            KeyReveal: self._on_key_reveal,
+            CoinReveal: self._on_coin_reveal,
+            Shuffle: self._on_shuffle,
+            Rerandomize: self._on_rerandomize,
+            Tokens: self._on_tokens,
+            ClassProof: self._on_class,
+            AuditKey: self._on_audit_key,
+        }
+        events = handlers[type(msg)](p, msg, verify)
+        self.journal.append(msg)
+        return events
+
+    def _progress(self) -> list[Event]:
+        """Hook for a seat to add the messages that have become due from it."""
+        return []
+
+    def _phase_complete(self, p: Pending) -> bool:
+        return p.got.issuperset(p.due)
+
+    def _finish(self, p: Pending) -> list[Event]:
+        self.pending = None
+        self.finished_steps.add(p.op.step)
+        return [StepDone(p.op.step)]
+
+    def _on_commit(self, p: Pending, msg: Message, verify: bool) -> list[Event]:
+        assert isinstance(msg, KeyCommit | CoinCommit)
+        p.commits[msg.seat] = msg.commitment
+        p.got.add(msg.seat)
+        if self._phase_complete(p):
+            p.phase = KeyReveal.KIND if isinstance(msg, KeyCommit) else CoinReveal.KIND
+            p.got = set()
+        return []
+
+    def _on_key_reveal(self, p: Pending, msg: Message, verify: bool) -> list[Event]:
+        assert isinstance(msg, KeyReveal)
+        step, seat = msg.step, msg.seat
+        if verify:
+            if commitment("key", self.game_id, step, seat, msg.public_key) != p.commits[seat]:
+                raise InvalidProof(seat, step, "revealed key does not match its commitment")
+            if not verify_key(self.ctx(step, seat), msg.public_key, msg.proof):
+                raise InvalidProof(seat, step, "no proof of knowledge of the key (rogue key)")
+            if msg.public_key in p.reveals.values():
+                raise InvalidProof(seat, step, "key copied from another seat")
+        p.reveals[seat] = msg.public_key
+        p.got.add(seat)
+        if not self._phase_complete(p):
+            return []
+        self.public_keys = dict(sorted(p.reveals.items()))
+        self.joint_key = g.total(self.public_keys.values())
+        self.slots = [SlotState(View(ct)) for ct in self.codec.initial_deck(self.joint_key)]
+        return [KeysReady(step, self.joint_key), *self._finish(p)]
+
+    def _on_coin_reveal(self, p: Pending, msg: Message, verify: bool) -> list[Event]:
+        assert isinstance(msg, CoinReveal)
+        step, seat = msg.step, msg.seat
+        if verify and commitment("coin", self.game_id, step, seat, msg.value) != p.commits[seat]:
+            raise InvalidProof(seat, step, "coin value does not match its commitment")
+        p.reveals[seat] = msg.value
+        p.got.add(seat)
+        if not self._phase_complete(p):
+            return []
+        h = hashlib.sha512(b"p2p-durak/coin" + self.game_id + step.encode())
+        for s in sorted(p.reveals):
+            h.update(s.to_bytes(4, "big") + p.reveals[s])
+        return [RandomValue(step, h.digest()), *self._finish(p)]
+
+    def _on_shuffle(self, p: Pending, msg: Message, verify: bool) -> list[Event]:
+        assert isinstance(msg, Shuffle)
+        assert isinstance(p.op, ShuffleOp)
+        step, seat = msg.step, msg.seat
+        if len(msg.deck) != len(p.current):
+            raise InvalidProof(
+                seat, step, f"shuffle of {len(msg.deck)} cards, {len(p.current)} due"
+            )
+        if verify and not verify_shuffle(
+            self.ctx(step, seat), self._key(), p.current, msg.deck, msg.proof
+        ):
+            raise InvalidProof(seat, step, "shuffle proof does not verify")
+        p.current = list(msg.deck)
+        events: list[Event] = [ShuffleVerified(step, seat)]
+        turn = p.order.index(seat) + 1
+        if turn < len(p.order):
+            p.due = [p.order[turn]]
+            return events
+        for slot, ct in zip(p.op.slots, p.current, strict=True):
+            self.slots[slot] = SlotState(View(ct))
+        self.shuffled = True
+        self._on_slots_reset(p.op.slots)
+        return [*events, ShuffleDone(step, p.op.slots), *self._finish(p)]
+
+    def _on_rerandomize(self, p: Pending, msg: Message, verify: bool) -> list[Event]:
+        assert isinstance(msg, Rerandomize)
+        step, seat = msg.step, msg.seat
+        if list(msg.slots) != p.copy_grants[seat]:
+            raise InvalidProof(
+                seat, step, f"copies of slots {msg.slots}, {p.copy_grants[seat]} due"
+            )
+        if verify and not verify_rerandomization(
+            self.ctx(step, seat), self._key(), msg.delta1, msg.delta2, msg.proof
+        ):
+            raise InvalidProof(seat, step, "re-randomisation proof does not verify")
+        for slot, d1, d2 in zip(msg.slots, msg.delta1, msg.delta2, strict=True):
+            base = self.slots[slot].base.ct
+            self.slots[slot].copies[seat] = View(Ciphertext(g.add(base.c1, d1), g.add(base.c2, d2)))
+        p.got.add(seat)
+        if self._phase_complete(p):
+            self._enter_token_phase(p, self._show_items(p))
+        return []
+
+    def _on_tokens(self, p: Pending, msg: Message, verify: bool) -> list[Event]:
+        assert isinstance(msg, Tokens)
+        step, seat = msg.step, msg.seat
+        items = list(zip(msg.slots, msg.views, strict=True))
+        if items != p.owed[seat]:
+            raise InvalidProof(seat, step, "tokens for other cards than the ones due")
+        views = [self.slots[s].view(v) for s, v in items]
+        if verify and not verify_tokens(
+            self.ctx(step, seat),
+            self.public_keys[seat],
+            [view.ct.c1 for view in views],
+            msg.tokens,
+            msg.proof,
+        ):
+            raise InvalidProof(seat, step, "reveal-token proof does not verify")
+        for view, token in zip(views, msg.tokens, strict=True):
+            view.tokens[seat] = token
+        p.got.add(seat)
+        if not self._phase_complete(p):
+            return []
+        return self._finish_tokens(p)
+
+    def _finish_tokens(self, p: Pending) -> list[Event]:
+        finishers: dict[type[Op], Callable[[Pending], list[Event]]] = {
+            ShowOp: self._finish_show,
+            RevealOp: self._finish_reveal,
+            LeaveOp: self._finish_leave,
+        }
+        return finishers[type(p.op)](p)
+
+    def _finish_show(self, p: Pending) -> list[Event]:
+        shown: dict[int, set[int]] = {}
+        for (slot, index), viewer in p.items:
+            assert viewer is not None
+            st = self.slots[slot]
+            if index == BASE_VIEW:
+                st.base_viewer = viewer
+            st.viewers.add(viewer)
+            shown.setdefault(slot, set()).add(viewer)
+        events: list[Event] = []
+        for slot in sorted(shown):
+            events.append(SlotShown(p.op.step, slot, frozenset(self.slots[slot].viewers)))
+            events += self._on_slot_opened(p.op.step, slot)
+        return events + self._finish(p)
+
+    def _on_slots_reset(self, slots: Sequence[int]) -> None:
+        """Hook: these slots were shuffled back and are hidden from everyone again."""
+
+    def _on_slot_opened(self, step: str, slot: int) -> list[Event]:
+        """Hook: a seat learns the cards it may now open."""
+        return []
+
+    def _open_public(self, step: str, slot: int, view: View) -> list[Event]:
+        card = self.codec.decode(unmask(view.ct, list(view.tokens.values())))
+        if card is None:
+            # Every token was proven, so this is a broken invariant, not a peer's fault.
+            raise DeckError(None, step, f"slot {slot} did not open to a card")
+        self.slots[slot].card = card
+        return [CardRevealed(step, slot, card)]
+
+    def _finish_reveal(self, p: Pending) -> list[Event]:
+        events: list[Event] = []
+        for (slot, index), _ in p.items:
+            events += self._open_public(p.op.step, slot, self.slots[slot].view(index))
+        return events + self._finish(p)
+
+    def _finish_leave(self, p: Pending) -> list[Event]:
+        assert isinstance(p.op, LeaveOp)
+        leaver, step = p.op.seat, p.op.step
+        events: list[Event] = []
+        for slot, st in enumerate(self.slots if self.shuffled else []):
+            if st.card is not None:
+                continue
+            for view in [st.base, *st.copies.values()]:
+                token = view.tokens.pop(leaver)
+                view.ct = Ciphertext(view.ct.c1, g.sub(view.ct.c2, token))
+            st.viewers.discard(leaver)
+            for view in [st.base, *st.copies.values()]:
+                if self._missing_after(view, leaver) == 0:
+                    events += self._open_public(step, slot, view)
+                    break
+        self.active.remove(leaver)
+        self.joint_key = g.sub(self._key(), self.public_keys[leaver])
+        if not self.shuffled:
+            self.slots = [SlotState(View(ct)) for ct in self.codec.initial_deck(self.joint_key)]
+        return [*events, SeatLeft(step, leaver), *self._finish(p)]
+
+    def _missing_after(self, view: View, leaver: int) -> int:
+        return sum(1 for s in self.active if s != leaver and s not in view.tokens)
+
+    def _on_class(self, p: Pending, msg: Message, verify: bool) -> list[Event]:
+        assert isinstance(msg, ClassProof)
+        assert isinstance(p.op, ClassOp)
+        step, seat = msg.step, msg.seat
+        if msg.slot != p.op.slot or msg.candidates != p.op.candidates:
+            raise InvalidProof(seat, step, "class proof for another slot or class than due")
+        if verify:
+            c1, targets = self.class_statement(p.op.slot, seat, p.op.candidates)
+            if not verify_one_of(
+                self.ctx(step, seat), self.public_keys[seat], c1, targets, msg.proof
+            ):
+                raise InvalidProof(seat, step, "the card is not of the claimed class")
+        p.got.add(seat)
+        return [ClassShown(step, msg.slot, seat, msg.candidates), *self._finish(p)]
+
+    def class_statement(
+        self, slot: int, seat: int, candidates: Sequence[int]
+    ) -> tuple[bytes, list[bytes]]:
+        """(c1, [D − M_i]) where D = c2 − Σ other seats' tokens = M + x_seat·c1."""
+        found = self.slots[slot].view_of(seat)
+        assert found is not None
+        view = found[1]
+        partial = unmask(view.ct, [t for s, t in view.tokens.items() if s != seat])
+        return view.ct.c1, [g.sub(partial, self.codec.encode(c)) for c in candidates]
+
+    def _on_audit_key(self, p: Pending, msg: Message, verify: bool) -> list[Event]:
+        assert isinstance(msg, AuditKey)
+        if verify and g.base_mul(msg.secret) != self.public_keys[msg.seat]:
+            raise InvalidProof(msg.seat, msg.step, "published secret does not match the key")
+        self.audit_secrets[msg.seat] = msg.secret
+        p.got.add(msg.seat)
+        if not self._phase_complete(p):
+            return []
+        x = sum(self.audit_secrets[s] for s in self.active) % g.ORDER
+        cards: list[int] = []
+        for slot, st in enumerate(self.slots):
+            card = self.codec.decode(g.sub(st.base.ct.c2, g.mul(x, st.base.ct.c1)))
+            if card is None:
+                raise DeckError(None, msg.step, f"audit: slot {slot} does not open to a card")
+            cards.append(card)
+        return [AuditDone(msg.step, tuple(cards)), *self._finish(p)]
