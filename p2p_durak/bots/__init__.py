@@ -1,0 +1,1 @@
+"""Bots: players that choose actions from the engine's legal actions (no network, no UI)."""

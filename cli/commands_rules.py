@@ -1,0 +1,49 @@
+"""`durak rules`: the presets, with their source and whether the engine plays them yet."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from typing import Any
+
+from p2p_durak.engine.presets import DEFAULT_PRESET, PRESETS, Preset
+
+
+def register(subparsers: Any) -> None:
+    parser = subparsers.add_parser(
+        "rules", help="list the rule presets and their state",
+        description="List every rule preset: id, names, source and whether it works yet "
+                    "(or which knobs are still pending).")
+    parser.add_argument("--lang", choices=("en", "ru"), default="en",
+                        help="language of the names (default: en)")
+    parser.add_argument("--json", action="store_true", help="print one JSON array instead")
+    parser.set_defaults(handler=run)
+
+
+def preset_state(preset: Preset) -> str:
+    if preset.works:
+        return "works"
+    return "pending: " + ", ".join(preset.pending)
+
+
+def preset_record(preset: Preset) -> dict[str, Any]:
+    return {"id": preset.id, "name_ru": preset.name_ru, "name_en": preset.name_en,
+            "source": preset.source, "works": preset.works, "pending": preset.pending,
+            "players": list(preset.players), "default": preset.id == DEFAULT_PRESET}
+
+
+def run(args: argparse.Namespace) -> int:
+    presets = list(PRESETS.values())
+    if args.json:
+        print(json.dumps([preset_record(p) for p in presets], ensure_ascii=False))
+        return 0
+    working = sum(p.works for p in presets)
+    for preset in presets:
+        mark = "*" if preset.id == DEFAULT_PRESET else " "
+        other = preset.name_en if args.lang == "ru" else preset.name_ru
+        print(f"{mark} {preset.id:<22} {preset.name(args.lang)} ({other})")
+        print(f"    source:  {preset.source}")
+        print(f"    players: {', '.join(map(str, preset.players))}")
+        print(f"    state:   {preset_state(preset)}")
+    print(f"\n{len(presets)} presets, {working} work; * = the default ({DEFAULT_PRESET})")
+    return 0

@@ -1,0 +1,148 @@
+"""The simulator: K local bot games from one seed, with full-information states.
+
+Every chance event is resolved locally: the deck order is a seeded shuffle, determined
+chance actions come from `chance_outcome`, and lots from the same seeded generator. When
+several seats may act at once (throw-ins race the defender), the generator picks which of
+them acts first, as the network's arrival order would. The same seed gives the same games.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from p2p_durak.bots.random_bot import RandomBot
+from p2p_durak.engine import (
+    CHANCE,
+    Action,
+    Game,
+    State,
+    chance_outcome,
+    is_over,
+    legal_actions,
+    make_game,
+    new_game,
+    next_game,
+    step,
+    to_act,
+)
+from p2p_durak.engine.presets import get_preset
+
+MAX_ACTIONS = 100_000
+"""A game longer than this is a bug (random play ends in a few hundred actions)."""
+
+
+class Bot(Protocol):
+    def choose(self, state: State, seat: int) -> Action: ...
+
+
+BotFactory = Callable[[random.Random, int], Bot]
+
+
+def random_bots(rng: random.Random, seat: int) -> Bot:
+    return RandomBot(rng)
+
+
+@dataclass(frozen=True)
+class GameOutcome:
+    dealer: int
+    durak: tuple[int, ...]
+    draw: bool
+    pogony: int
+    actions: int  # seat actions; chance actions (deal, reveals, lots) are not counted
+    bouts: int
+
+
+def play_game(game: Game, deck_order: Sequence[int], rng: random.Random,
+              bots: Sequence[Bot]) -> tuple[State, int]:
+    """Play one game to the end; the final state and the number of seat actions."""
+    state = new_game(game, deck_order)
+    moves = 0
+    for _ in range(MAX_ACTIONS):
+        if is_over(state):
+            return state, moves
+        actors = to_act(state)
+        if CHANCE in actors:
+            action = chance_outcome(state)
+            if action is None:  # a lot: the seeded generator draws it
+                options = legal_actions(state, CHANCE)
+                action = options[rng.randrange(len(options))]
+        else:
+            seats = sorted(actors)
+            seat = seats[0] if len(seats) == 1 else seats[rng.randrange(len(seats))]
+            action = bots[seat].choose(state, seat)
+            moves += 1
+        state = step(state, action)
+    raise RuntimeError(f"the game did not end within {MAX_ACTIONS} actions")
+
+
+@dataclass
+class Summary:
+    preset: str
+    players: int
+    games: int
+    seed: int
+    wins: list[int]  # per seat: games decided without this seat being durak
+    duraks: list[int]  # per seat: games this seat lost (a team game can have several duraks)
+    draws: int
+    pogony: int  # epaulettes hung in total (app_pogony)
+    total_actions: int
+    total_bouts: int
+    outcomes: list[GameOutcome] = field(default_factory=list, repr=False)
+
+    @property
+    def avg_actions(self) -> float:
+        return self.total_actions / self.games if self.games else 0.0
+
+    @property
+    def avg_bouts(self) -> float:
+        return self.total_bouts / self.games if self.games else 0.0
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "preset": self.preset, "players": self.players, "games": self.games,
+            "seed": self.seed, "wins": self.wins, "duraks": self.duraks, "draws": self.draws,
+            "pogony": self.pogony, "avg_actions": round(self.avg_actions, 3),
+            "avg_bouts": round(self.avg_bouts, 3),
+        }
+
+
+def simulate(preset_id: str, n_players: int, games: int, seed: int,
+             bot_factory: BotFactory = random_bots) -> Summary:
+    """Play `games` games of a preset; a series preset plays them as one series
+    (the durak deals the next game), any other preset as independent first games."""
+    if games < 0:
+        raise ValueError("the number of games cannot be negative")
+    preset = get_preset(preset_id)
+    rules = preset.rules
+    rng = random.Random(f"p2p-durak/sim/{preset_id}/{n_players}/{seed}")
+    bots = [bot_factory(rng, seat) for seat in range(n_players)]
+    summary = Summary(preset_id, n_players, games, seed, [0] * n_players, [0] * n_players,
+                      0, 0, 0, 0)
+    game: Game | None = None
+    for _ in range(games):
+        if game is None or rules.series != "series":
+            # dealer of a first game: by lot (the catalogue's dealer_first_game)
+            game = make_game(rules, n_players, rng.randrange(n_players))
+        deck = list(range(game.n_cards))
+        rng.shuffle(deck)
+        final, moves = play_game(game, deck, rng, bots)
+        result = final.result
+        assert result is not None
+        summary.outcomes.append(GameOutcome(game.dealer, result.durak, result.draw,
+                                            result.pogony, moves, final.bout))
+        summary.total_actions += moves
+        summary.total_bouts += final.bout
+        summary.pogony += result.pogony
+        if result.draw:
+            summary.draws += 1
+        else:
+            for seat in range(n_players):
+                if seat in result.durak:
+                    summary.duraks[seat] += 1
+                else:
+                    summary.wins[seat] += 1
+        game = next_game(final)
+    return summary
