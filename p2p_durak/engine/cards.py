@@ -8,6 +8,7 @@ and no rank.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 from enum import IntEnum
 from functools import cached_property
@@ -162,3 +163,11 @@ def cards_of(mask: int) -> tuple[int, ...]:
         out.append(low.bit_length() - 1)
         mask ^= low
     return tuple(out)
+
+
+def bits(mask: int) -> Iterator[int]:
+    """Card ids in a mask, ascending, lazily."""
+    while mask:
+        low = mask & -mask
+        yield low.bit_length() - 1
+        mask ^= low

@@ -95,3 +95,6 @@ class GameOver(NamedTuple):
 Event = (Dealt | TrumpRevealed | HiddenTrumpRevealed | Claimed | FirstAttacker | BoutStarted
          | Led | ThrewIn | Beat | Transferred | TakeDeclared | Passed | Discarded | Took | Drew
          | PlayerOut | GameOver)
+
+EventSink = list[Event] | None
+"""Where transitions append their events; None when the caller (a simulation) wants none."""

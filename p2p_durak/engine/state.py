@@ -146,6 +146,7 @@ class State(NamedTuple):
     claims: tuple[int, ...]  # lowest-trump claims so far, in claim order (UNKNOWN: no trump)
     lot_among: tuple[int, ...]  # seats a pending lot chooses among
     result: Result | None
+    actors: tuple[int, ...]  # who may act now (derived, cached: `to_act` is asked constantly)
 
     @property
     def n_players(self) -> int:

@@ -1,0 +1,253 @@
+"""Before the first bout: the deal, the trump, the lowest-trump claims, the lot; and the
+next game of a series."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from p2p_durak.engine import actions as A
+from p2p_durak.engine import events as E
+from p2p_durak.engine.actions import CHANCE, Action
+from p2p_durak.engine.bout import start_bout
+from p2p_durak.engine.cards import NO_SUIT, bits
+from p2p_durak.engine.errors import IllegalAction, Reason
+from p2p_durak.engine.events import EventSink
+from p2p_durak.engine.hands import check_card, holds
+from p2p_durak.engine.rules import RuleSet, validate
+from p2p_durak.engine.seats import claimant
+from p2p_durak.engine.state import (
+    CLAIM,
+    DEAL,
+    LEAD,
+    LOT,
+    NO_CARD,
+    REVEAL_HIDDEN,
+    REVEAL_TRUMP,
+    UNKNOWN,
+    Game,
+    State,
+    known_cards,
+)
+
+_SUIT_BY_NAME = {"spades": 0, "clubs": 1, "diamonds": 2, "hearts": 3}
+
+
+_GAMES: dict[tuple[RuleSet, int, int, int | None, int], Game] = {}
+
+
+def make_game(rules: RuleSet, n_players: int, dealer: int = 0,
+              first_attacker: int | None = None, game_index: int = 0) -> Game:
+    """The fixed part of a game; cached, since simulations start thousands of games."""
+    key = (rules, n_players, dealer, first_attacker, game_index)
+    game = _GAMES.get(key)
+    if game is None:
+        validate(rules, n_players)
+        if not 0 <= dealer < n_players:
+            raise ValueError(f"dealer {dealer} is not a seat of {n_players}")
+        if first_attacker is not None and not 0 <= first_attacker < n_players:
+            raise ValueError(f"first attacker {first_attacker} is not a seat of {n_players}")
+        game = Game(rules, n_players, dealer, first_attacker, game_index)
+        if len(_GAMES) > 4096:
+            _GAMES.clear()
+        _GAMES[key] = game
+    return game
+
+
+def new_game(game: Game, deck_order: Iterable[int] | None = None) -> State:
+    """The state before the deal. `deck_order` (top card first) makes a full state;
+    without it the state is a partial view in which every card is unknown."""
+    n = game.n_players
+    if deck_order is None:
+        stock = (UNKNOWN,) * game.n_cards
+    else:
+        stock = tuple(deck_order)
+        if sorted(stock) != list(range(game.n_cards)):
+            raise ValueError("the deck order must be a permutation of the deck's card ids")
+    hidden_trump = UNKNOWN if game.rules.trump_change == "hidden_second" else NO_CARD
+    return State(game, DEAL, (0,) * n, (0,) * n, stock, NO_SUIT, NO_CARD, hidden_trump, UNKNOWN,
+                 (), (), (), -1, -1, False, 0, 0, 0, (), 0, 0, (), (), None, (CHANCE,))
+
+
+def claims_for(state: State, seat: int) -> list[Action]:
+    game = state.game
+    trumps = state.hands[seat] & game.suit_mask[state.trump]
+    if state.hidden[seat] == 0:
+        if not trumps:
+            return [A.Action(A.NO_TRUMP, seat)]
+        lowest = min(bits(trumps), key=lambda c: (game.rank[c], c))
+        return [A.Action(A.CLAIM, seat, (lowest,))]
+    # A partial view of another seat cannot tell its lowest trump (see docs/rules.md).
+    return [A.Action(A.NO_TRUMP, seat)] + [A.Action(A.CLAIM, seat, (c,)) for c in bits(trumps)]
+
+
+def chance_outcomes(state: State) -> list[Action]:
+    phase = state.phase
+    if phase == DEAL:
+        return [A.Action(A.DEAL, CHANCE)]
+    if phase == LOT:
+        return [A.Action(A.LOT, CHANCE, (), s) for s in state.lot_among]
+    if phase in (REVEAL_TRUMP, REVEAL_HIDDEN):
+        if state.reveal_card >= 0:
+            return [A.Action(A.REVEAL, CHANCE, (state.reveal_card,))]
+        unknown = state.game.all_cards & ~known_cards(state)
+        return [A.Action(A.REVEAL, CHANCE, (c,)) for c in bits(unknown)]
+    return []
+
+
+def on_deal(state: State, ev: EventSink) -> State:
+    game = state.game
+    n = game.n_players
+    rules = game.rules
+    count = n * rules.hand_size
+    dealt, stock = state.stock[:count], state.stock[count:]
+    hands, hidden = [0] * n, [0] * n
+    for k, card in enumerate(dealt):
+        seat = (game.dealer + 1 + k) % n
+        if card >= 0:
+            hands[seat] |= 1 << card
+        else:
+            hidden[seat] += 1
+    if ev is not None:
+        ev.append(E.Dealt(game.dealer, tuple(h.bit_count() + c for h, c in zip(hands, hidden,
+                                                                                strict=True))))
+    state = state._replace(hands=tuple(hands), hidden=tuple(hidden), stock=stock)
+    trump_rule = rules.trump_rule
+    if trump_rule == "turned_under_stock":
+        reveal = stock[0] if stock else dealt[-1]
+        return state._replace(phase=REVEAL_TRUMP, reveal_card=reveal)
+    trump = _SUIT_BY_NAME[trump_rule.split(":", 1)[1]] if trump_rule.startswith("fixed_suit:") \
+        else NO_SUIT
+    if ev is not None:
+        ev.append(E.TrumpRevealed(NO_CARD, trump))
+    return choose_first_attacker(state._replace(trump=trump), ev)
+
+
+def on_reveal(state: State, action: Action, ev: EventSink) -> State:
+    if len(action.cards) != 1:
+        raise IllegalAction(Reason.BAD_CHANCE, "a reveal shows one card")
+    card = action.cards[0]
+    game = state.game
+    if not 0 <= card < game.n_cards:
+        raise IllegalAction(Reason.BAD_CHANCE)
+    if state.reveal_card >= 0:
+        if card != state.reveal_card:
+            raise IllegalAction(Reason.BAD_CHANCE, "not the card in that place")
+    elif state.phase == REVEAL_TRUMP and not state.stock:
+        # The last dealt card, in the dealer's hand: it may be known there or still hidden.
+        dealer = game.dealer
+        if not holds(state, dealer, card):
+            raise IllegalAction(Reason.BAD_CHANCE, "the dealer cannot hold that card")
+    elif (known_cards(state) >> card) & 1:
+        raise IllegalAction(Reason.BAD_CHANCE, "that card is known to be elsewhere")
+    suit = game.suit[card]
+    if state.phase == REVEAL_HIDDEN:
+        if ev is not None:
+            ev.append(E.HiddenTrumpRevealed(card, suit))
+        return state._replace(phase=LEAD, hidden_trump=card, reveal_card=UNKNOWN,
+                              trump=suit if suit >= 0 else state.trump)
+    if ev is not None:
+        ev.append(E.TrumpRevealed(card, suit))
+    if state.stock:
+        stock = state.stock[1:] + (card,)  # turned face up and put under the stock
+        pending = UNKNOWN
+        if state.hidden_trump == UNKNOWN:
+            # потайной: the next card lies face down under the trump card, out of play. A full
+            # state keeps its identity in `reveal_card`, which only the chance reveal reads.
+            pending, stock = stock[0], stock[1:]
+        state = state._replace(stock=stock, trump=suit, trump_card=card, reveal_card=pending)
+    else:
+        hands, hidden = state.hands, state.hidden
+        dealer = game.dealer
+        if not (hands[dealer] >> card) & 1:
+            hands = hands[:dealer] + (hands[dealer] | (1 << card),) + hands[dealer + 1:]
+            hidden = hidden[:dealer] + (hidden[dealer] - 1,) + hidden[dealer + 1:]
+        state = state._replace(hands=hands, hidden=hidden, trump=suit, trump_card=card,
+                               reveal_card=UNKNOWN)
+    return choose_first_attacker(state, ev)
+
+
+def choose_first_attacker(state: State, ev: EventSink) -> State:
+    game = state.game
+    if game.first_attacker is not None:
+        return first_attacker_chosen(state, game.first_attacker, False, ev)
+    if state.trump == NO_SUIT:
+        return state._replace(phase=LOT, lot_among=tuple(range(game.n_players)))
+    return state._replace(phase=CLAIM, claims=())
+
+
+def on_claim(state: State, action: Action, ev: EventSink) -> State:
+    seat = action.seat
+    if seat != claimant(state):
+        raise IllegalAction(Reason.NOT_YOUR_TURN)
+    game = state.game
+    hands, hidden = state.hands, state.hidden
+    if action.kind == A.CLAIM:
+        if len(action.cards) != 1:
+            raise IllegalAction(Reason.BAD_ACTION)
+        card = action.cards[0]
+        check_card(state, seat, card)
+        if game.suit[card] != state.trump:
+            raise IllegalAction(Reason.WRONG_CLAIM, "not a trump")
+        if hidden[seat] == 0:
+            lowest = min(bits(hands[seat] & game.suit_mask[state.trump]),
+                         key=lambda c: (game.rank[c], c))
+            if lowest != card:
+                raise IllegalAction(Reason.WRONG_CLAIM)
+        elif not (hands[seat] >> card) & 1:  # shown: this view learns the card
+            hands = hands[:seat] + (hands[seat] | (1 << card),) + hands[seat + 1:]
+            hidden = hidden[:seat] + (hidden[seat] - 1,) + hidden[seat + 1:]
+    else:
+        card = UNKNOWN
+        if hidden[seat] == 0 and hands[seat] & game.suit_mask[state.trump]:
+            raise IllegalAction(Reason.WRONG_CLAIM, "the player holds a trump")
+    if ev is not None:
+        ev.append(E.Claimed(seat, card))
+    claims = state.claims + (card,)
+    state = state._replace(hands=hands, hidden=hidden, claims=claims)
+    if len(claims) < game.n_players:
+        return state
+    shown = [(game.rank[c], (game.dealer + 1 + i) % game.n_players)
+             for i, c in enumerate(claims) if c >= 0]
+    if not shown:
+        if game.rules.first_attacker_fallback == "lowest_card":
+            raise IllegalAction(Reason.BAD_ACTION, "lowest_card fallback is pending")
+        return state._replace(phase=LOT, lot_among=tuple(range(game.n_players)))
+    low = min(rank for rank, _ in shown)
+    tied = tuple(sorted(seat for rank, seat in shown if rank == low))
+    if len(tied) > 1:
+        return state._replace(phase=LOT, lot_among=tied)
+    return first_attacker_chosen(state, tied[0], False, ev)
+
+
+def on_lot(state: State, action: Action, ev: EventSink) -> State:
+    if action.target not in state.lot_among:
+        raise IllegalAction(Reason.BAD_CHANCE, "not among the seats drawn for")
+    return first_attacker_chosen(state._replace(lot_among=()), action.target, True, ev)
+
+
+def first_attacker_chosen(state: State, seat: int, by_lot: bool, ev: EventSink) -> State:
+    if ev is not None:
+        ev.append(E.FirstAttacker(seat, by_lot))
+    return start_bout(state, seat, ev)
+
+
+def next_game(state: State) -> Game:
+    """The next game of a series: the durak deals; под дурака his right neighbour leads,
+    из-под дурака his left one; after a draw the same dealer deals and the lowest trump leads."""
+    game = state.game
+    if state.result is None:
+        raise ValueError("the game is not over")
+    n = game.n_players
+    rules = game.rules
+    if state.result.draw:
+        return make_game(rules, n, game.dealer, None, game.game_index + 1)
+    durak = state.result.durak[0]
+    choice = rules.first_attacker_next_game
+    first: int | None
+    if choice == "pod_durak":
+        first = (durak - 1) % n
+    elif choice == "iz_pod_durak":
+        first = (durak + 1) % n
+    else:
+        first = None
+    return make_game(rules, n, durak, first, game.game_index + 1)
