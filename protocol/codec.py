@@ -101,19 +101,20 @@ def sha256(data: bytes) -> bytes:
 
 
 def _check_encodable(value: object, depth: int) -> None:
-    if value is None or isinstance(value, bool | bytes):
+    if value is None or type(value) in (bool, bytes):
         return
-    if isinstance(value, int):
+    if type(value) is int:
         if not INT_MIN <= value <= INT_MAX:
             raise LocalProtocolError(f"integer {value} is outside the 64-bit wire range")
         return
-    if isinstance(value, str):
+    if type(value) is str:
         try:
             value.encode("utf-8")
         except UnicodeEncodeError as exc:
             raise LocalProtocolError("string is not encodable as UTF-8") from exc
         return
-    if isinstance(value, tuple | list):
+    if type(value) in (tuple, list):
+        assert isinstance(value, tuple | list)
         if depth > DEFAULT_LIMITS.max_depth:
             raise LocalProtocolError(f"arrays nested deeper than {DEFAULT_LIMITS.max_depth}")
         for item in value:
@@ -123,13 +124,14 @@ def _check_encodable(value: object, depth: int) -> None:
 
 
 def _check_decoded(value: object, depth: int, limits: Limits) -> None:
-    if isinstance(value, tuple):
+    # Exact types: msgpack's ExtType is a namedtuple, and must not pass for an array.
+    if type(value) is tuple:
         if depth > limits.max_depth:
             raise RemoteProtocolError(f"arrays nested deeper than {limits.max_depth}")
         for item in value:
             _check_decoded(item, depth + 1, limits)
         return
-    if value is None or isinstance(value, bool | int | bytes | str):
+    if value is None or type(value) in (bool, int, bytes, str):
         return
     # float, dict (an empty map gets past max_map_len=0), ext objects such as Timestamp.
     raise RemoteProtocolError(f"msgpack type {type(value).__name__} is not part of the wire format")

@@ -72,13 +72,13 @@ class Framer:
         return len(self._buffer) - self._start
 
     def receive_data(self, data: bytes) -> None:
-        """Buffer bytes from the peer; `b""` signals end of stream."""
-        if self._eof:
-            raise LocalProtocolError("received data after end of stream")
-        if data:
-            self._buffer += data
-        else:
+        """Buffer bytes from the peer; `b""` signals end of stream (repeating it is harmless)."""
+        if not data:
             self._eof = True
+        elif self._eof:
+            raise LocalProtocolError("received data after end of stream")
+        else:
+            self._buffer += data
 
     def next_event(self) -> Frame | NeedData | ConnectionClosed:
         """The next complete frame, `NEED_DATA`, or `ConnectionClosed` at a clean end of stream."""

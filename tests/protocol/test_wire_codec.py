@@ -1,0 +1,235 @@
+"""Canonical msgpack codec: exact bytes, strict refusal, bounded resources."""
+
+from __future__ import annotations
+
+import tracemalloc
+
+import msgpack
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from p2p_durak.protocol import codec
+from p2p_durak.protocol.codec import Limits, decode, encode
+from p2p_durak.protocol.errors import ErrorCode, LocalProtocolError, RemoteProtocolError
+
+FUZZ = settings(derandomize=True, max_examples=200, suppress_health_check=[HealthCheck.too_slow])
+
+
+@pytest.mark.parametrize(
+    ("value", "expected"),
+    [
+        (None, "c0"),
+        (False, "c2"),
+        (True, "c3"),
+        (0, "00"),
+        (127, "7f"),
+        (128, "cc80"),
+        (256, "cd0100"),
+        (65536, "ce00010000"),
+        (2**32, "cf0000000100000000"),
+        (2**64 - 1, "cfffffffffffffffff"),
+        (-1, "ff"),
+        (-32, "e0"),
+        (-33, "d0df"),
+        (-129, "d1ff7f"),
+        (-(2**31) - 1, "d3ffffffff7fffffff"),
+        (-(2**63), "d38000000000000000"),
+        ("", "a0"),
+        ("ab", "a26162"),
+        ("x" * 32, "d920" + "78" * 32),
+        (b"", "c400"),
+        (b"\x01", "c40101"),
+        ((), "90"),
+        ((1, (b"", "a")), "920192c400a161"),
+        (tuple(range(16)), "dc0010" + "".join(f"{i:02x}" for i in range(16))),
+    ],
+)
+def test_canonical_bytes(value: codec.Value, expected: str) -> None:
+    assert encode(value).hex() == expected
+    assert decode(bytes.fromhex(expected)) == value
+
+
+def test_lists_encode_as_arrays() -> None:
+    assert encode([1, [2]]) == encode((1, (2,)))
+
+
+@pytest.mark.parametrize(
+    ("hex_bytes", "what"),
+    [
+        ("cc01", "1 as uint8"),
+        ("cd0001", "1 as uint16"),
+        ("d0ff", "-1 as int8"),
+        ("d1ff7f00", "trailing byte"),
+        ("d3ffffffffffffffff", "-1 as int64"),
+        ("d90161", "short string as str8"),
+        ("c5000161", "short bin as bin16"),
+        ("dc000101", "one-element array as array16"),
+        ("dd0000000101", "one-element array as array32"),
+    ],
+)
+def test_non_canonical_spellings_are_refused(hex_bytes: str, what: str) -> None:
+    with pytest.raises(RemoteProtocolError):
+        decode(bytes.fromhex(hex_bytes))
+
+
+@pytest.mark.parametrize(
+    ("hex_bytes", "what"),
+    [
+        ("", "empty"),
+        ("cb3ff0000000000000", "float64"),
+        ("ca3f800000", "float32"),
+        ("80", "empty map"),
+        ("81a161a162", "map"),
+        ("d4ff00", "fixext1"),
+        ("d6ffffffffff", "timestamp ext"),
+        ("c7000f", "ext8"),
+        ("c1", "never-used byte"),
+        ("a3616263ff", "trailing garbage"),
+        ("92", "truncated array"),
+        ("a2c328", "invalid UTF-8"),
+        ("a3eda080", "UTF-8 surrogate"),
+        ("dd7fffffff", "array32 header claiming 2**31 items"),
+        ("c6ffffffff", "bin32 header claiming 4 GiB"),
+        ("dbffffffff", "str32 header claiming 4 GiB"),
+    ],
+)
+def test_off_subset_input_is_refused(hex_bytes: str, what: str) -> None:
+    with pytest.raises(RemoteProtocolError):
+        decode(bytes.fromhex(hex_bytes))
+
+
+def test_size_limits() -> None:
+    limits = Limits(max_size=100, max_array_len=3, max_str_bytes=4, max_bin_bytes=5)
+    assert decode(encode((1, 2, 3)), limits) == (1, 2, 3)
+    for too_big in [(1, 2, 3, 4), "abcde", b"abcdef"]:
+        with pytest.raises(RemoteProtocolError):
+            decode(encode(too_big), limits)
+    with pytest.raises(RemoteProtocolError) as info:
+        decode(encode(b"x" * 200), limits)
+    assert info.value.code is ErrorCode.FRAME_TOO_LARGE
+
+
+def nested(depth: int) -> bytes:
+    return b"\x91" * depth + b"\x00"
+
+
+def test_nesting_depth_is_bounded() -> None:
+    assert decode(nested(4)) == ((((0,),),),)
+    with pytest.raises(RemoteProtocolError):
+        decode(nested(5))
+    with pytest.raises(RemoteProtocolError):  # msgpack's own stack limit, far beyond ours
+        decode(nested(100_000))
+    with pytest.raises(LocalProtocolError):
+        encode(((((((),),),),),))
+
+
+@pytest.mark.parametrize(
+    "value",
+    [1.5, {"a": 1}, {1, 2}, 2**64, -(2**63) - 1, "\ud800", object(), bytearray(b"x")],
+    ids=repr,
+)
+def test_encoder_refuses_values_outside_the_wire_subset(value: object) -> None:
+    with pytest.raises(LocalProtocolError):
+        encode(value)
+
+
+def test_sha256() -> None:
+    assert codec.sha256(b"abc").hex().startswith("ba7816bf")
+
+
+# --- Property tests ----------------------------------------------------------------------------
+
+scalars = (
+    st.none()
+    | st.booleans()
+    | st.integers(min_value=codec.INT_MIN, max_value=codec.INT_MAX)
+    | st.binary(max_size=64)
+    | st.text(max_size=32)
+)
+wire_values = st.recursive(
+    scalars, lambda inner: st.lists(inner, max_size=8).map(tuple), max_leaves=40
+)
+
+
+def depth(value: object) -> int:
+    if isinstance(value, tuple):
+        return 1 + max((depth(item) for item in value), default=0)
+    return 0
+
+
+@FUZZ
+@given(wire_values)
+def test_round_trip(value: codec.Value) -> None:
+    if depth(value) > 4:
+        with pytest.raises(LocalProtocolError):
+            encode(value)
+        return
+    data = encode(value)
+    assert decode(data) == value
+    assert encode(decode(data)) == data
+
+
+def check_strict(data: bytes) -> None:
+    """Either a protocol error, or a value whose canonical encoding is exactly `data`."""
+    try:
+        value = decode(data)
+    except RemoteProtocolError:
+        return
+    assert encode(value) == data
+
+
+@FUZZ
+@given(st.binary(max_size=512))
+def test_random_bytes_give_only_protocol_errors(data: bytes) -> None:
+    check_strict(data)
+
+
+@FUZZ
+@given(wire_values, st.data())
+def test_mutated_encodings_give_only_protocol_errors(
+    value: codec.Value, data: st.DataObject
+) -> None:
+    raw = bytearray(msgpack.packb(value, use_bin_type=True))
+    for _ in range(data.draw(st.integers(1, 4))):
+        position = data.draw(st.integers(0, len(raw)))
+        action = data.draw(st.sampled_from(["flip", "insert", "delete"]))
+        if action == "flip" and position < len(raw):
+            raw[position] ^= data.draw(st.integers(1, 255))
+        elif action == "insert":
+            raw[position:position] = bytes([data.draw(st.integers(0, 255))])
+        elif position < len(raw):
+            del raw[position]
+    check_strict(bytes(raw))
+
+
+@FUZZ
+@given(
+    st.recursive(
+        scalars | st.floats() | st.dictionaries(st.text(max_size=3), scalars, max_size=3),
+        lambda inner: st.lists(inner, max_size=6),
+        max_leaves=30,
+    )
+)
+def test_random_msgpack_structures_give_only_protocol_errors(value: object) -> None:
+    check_strict(msgpack.packb(value, use_bin_type=True))
+
+
+def test_hostile_headers_allocate_little() -> None:
+    hostile = [
+        bytes.fromhex("dd7fffffff") + b"\x00" * 64,  # array32 of 2**31 items
+        bytes.fromhex("dcffff") + b"\x91" * 64,  # array16 of 65535 nested arrays
+        bytes.fromhex("c6ffffffff") + b"\x00" * 64,  # bin32 of 4 GiB
+        bytes.fromhex("dbffffffff") + b"a" * 64,  # str32 of 4 GiB
+        bytes.fromhex("df7fffffff") + b"\x00" * 64,  # map32
+        b"\x91" * 100_000,
+    ]
+    tracemalloc.start()
+    try:
+        for data in hostile:
+            with pytest.raises(RemoteProtocolError):
+                decode(data)
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert peak < 512 * 1024
