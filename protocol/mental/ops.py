@@ -41,9 +41,11 @@ class ShowOp(Op):
 
 @dataclass(frozen=True, slots=True)
 class RevealOp(Op):
-    """Open slots to everyone."""
+    """Open slots to everyone. With ``by``, that seat's own view is used, so a card in its hand
+    opens with its token alone (the current owner of a passed card, not the previous one)."""
 
     slots: tuple[int, ...]
+    by: int | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -278,9 +278,12 @@ class DeckState:
             st = self._slot(slot)
             if st.card is not None:
                 raise DeckUsageError(f"slot {slot} is already open to everyone")
+            found = st.view_of(op.by) if op.by is not None else None
+            if op.by is not None and found is None:
+                raise DeckUsageError(f"seat {op.by} has no view of slot {slot}")
             views = [(BASE_VIEW, st.base), *sorted(st.copies.items())]
-            # The view that needs the fewest tokens: a card in a hand opens with one token.
-            index, _ = min(views, key=lambda iv: (self._missing(iv[1]), iv[0]))
+            # Otherwise the view that needs the fewest tokens: a hand card opens with one token.
+            index, _ = found or min(views, key=lambda iv: (self._missing(iv[1]), iv[0]))
             items.append(((slot, index), None))
         pending = Pending(op, Tokens.KIND, [])
         self._enter_token_phase(pending, sorted(items))
