@@ -450,6 +450,7 @@ class DeckState:
         ):
             raise InvalidProof(seat, step, "shuffle proof does not verify")
         p.current = list(msg.deck)
+        p.got.add(seat)  # kept across turns: a second shuffle from a seat is a replay
         events: list[Event] = [ShuffleVerified(step, seat)]
         turn = p.order.index(seat) + 1
         if turn < len(p.order):
