@@ -1,0 +1,180 @@
+"""An open, authenticated, encrypted channel to one peer over a trio byte stream.
+
+The thin I/O adapter around the sans-IO `PeerConnection` (in the manner of h11's trio example and
+trio-websocket): the handshake runs under a deadline, one task at a time writes (a
+`StrictFIFOLock`), and `receive` returns the peer's next message or None at a clean close. A peer
+that sends anything unacceptable raises `PeerFault`, which names the peer and the reason; we tell
+the peer why with an `Error` message before hanging up.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import trio
+
+from p2p_durak.protocol.channel import (
+    AcceptHandshake,
+    ChannelOpened,
+    HandshakeRequest,
+    HandshakeResponse,
+    PeerConnection,
+    Role,
+    StartHandshake,
+)
+from p2p_durak.protocol.errors import ErrorCode, LocalProtocolError, RemoteProtocolError
+from p2p_durak.protocol.framing import ConnectionClosed, NeedData
+from p2p_durak.protocol.identity import Identity, PeerId
+from p2p_durak.protocol.messages import Error, Message
+
+HANDSHAKE_TIMEOUT = 10.0
+RECEIVE_CHUNK = 65536
+
+
+class PeerFault(Exception):
+    """The peer broke the protocol (or the connection); `peer` names it, `reason` says how."""
+
+    def __init__(self, peer: str, reason: str, code: ErrorCode = ErrorCode.MALFORMED) -> None:
+        super().__init__(f"{peer}: {reason}")
+        self.peer = peer
+        self.reason = reason
+        self.code = code
+
+
+@dataclass(eq=False)
+class Link:
+    stream: trio.abc.Stream
+    conn: PeerConnection
+    peer: PeerId
+    label: str
+
+    def __post_init__(self) -> None:
+        self._send_lock = trio.StrictFIFOLock()
+        self.closed = False
+
+    async def send(self, message: Message) -> None:
+        """Encrypt and write one message. Raises `PeerFault` if the connection is gone."""
+        async with self._send_lock:
+            if self.closed:
+                raise PeerFault(self.label, "connection already closed", ErrorCode.GOING_AWAY)
+            data = self.conn.send(message)
+            try:
+                await self.stream.send_all(data)
+            except (trio.BrokenResourceError, trio.ClosedResourceError) as exc:
+                self.closed = True
+                raise PeerFault(self.label, f"connection lost ({exc!r})",
+                                ErrorCode.GOING_AWAY) from exc
+
+    async def receive(self) -> Message | None:
+        """The peer's next message; None when the peer closed the connection cleanly."""
+        while True:
+            try:
+                event = self.conn.next_event()
+            except RemoteProtocolError as exc:
+                await self._refuse(exc.code, exc.reason)
+                raise PeerFault(self.label, exc.reason, exc.code) from exc
+            if isinstance(event, NeedData):
+                await self._fill()
+                continue
+            if isinstance(event, ConnectionClosed):
+                self.closed = True
+                return None
+            if isinstance(event, Error):
+                self.closed = True
+                raise PeerFault(self.label, f"peer closed with {event.code.name}: {event.detail}",
+                                event.code)
+            if isinstance(event, Message):
+                return event
+            raise PeerFault(self.label, f"unexpected event {type(event).__name__}")
+
+    async def _fill(self) -> None:
+        try:
+            data = await self.stream.receive_some(RECEIVE_CHUNK)
+        except (trio.BrokenResourceError, trio.ClosedResourceError):
+            data = b""
+        self.conn.receive_data(data)
+
+    async def _refuse(self, code: ErrorCode, reason: str) -> None:
+        """Best effort: tell the peer why we hang up, then close."""
+        if self.closed:
+            return
+        self.closed = True
+        with trio.move_on_after(1):
+            try:
+                data = self.conn.send(Error(code, reason[:200]))
+                await self.stream.send_all(data)
+            except (LocalProtocolError, trio.BrokenResourceError, trio.ClosedResourceError):
+                pass
+        await trio.aclose_forcefully(self.stream)
+
+    async def close(self, reason: str = "bye") -> None:
+        await self._refuse(ErrorCode.GOING_AWAY, reason)
+
+
+async def _pump_handshake(conn: PeerConnection, stream: trio.abc.Stream) -> object:
+    while True:
+        event = conn.next_event()
+        if not isinstance(event, NeedData):
+            return event
+        try:
+            data = await stream.receive_some(RECEIVE_CHUNK)
+        except (trio.BrokenResourceError, trio.ClosedResourceError):
+            data = b""
+        conn.receive_data(data)
+
+
+async def open_link(stream: trio.abc.Stream, identity: Identity, *, expected: PeerId | None,
+                    label: str, handshake_seconds: float = HANDSHAKE_TIMEOUT) -> Link:
+    """Initiator side: run the handshake and return the open link, or raise `PeerFault`."""
+    conn = PeerConnection(identity, Role.INITIATOR, expected_peer=expected, peer_label=label)
+    try:
+        with trio.fail_after(handshake_seconds):
+            await stream.send_all(conn.send(StartHandshake()))
+            event = await _pump_handshake(conn, stream)
+            if isinstance(event, Error):
+                raise PeerFault(label, f"refused: {event.code.name} {event.detail}", event.code)
+            if not isinstance(event, HandshakeResponse):
+                raise PeerFault(label, f"unexpected handshake event {type(event).__name__}")
+            await stream.send_all(conn.send(AcceptHandshake()))
+            return Link(stream, conn, event.peer, f"{label} ({event.peer.fingerprint})")
+    except trio.TooSlowError as exc:
+        await trio.aclose_forcefully(stream)
+        raise PeerFault(label, "handshake timed out") from exc
+    except RemoteProtocolError as exc:
+        await trio.aclose_forcefully(stream)
+        raise PeerFault(label, exc.reason, exc.code) from exc
+    except (trio.BrokenResourceError, trio.ClosedResourceError) as exc:
+        await trio.aclose_forcefully(stream)
+        raise PeerFault(label, "connection lost during the handshake") from exc
+
+
+async def accept_link(stream: trio.abc.Stream, identity: Identity, *,
+                      admit: Callable[[PeerId], str | None], label: str,
+                      handshake_seconds: float = HANDSHAKE_TIMEOUT) -> Link:
+    """Responder side. `admit(peer)` returns None to accept, or the reason for refusing."""
+    conn = PeerConnection(identity, Role.RESPONDER, peer_label=label)
+    try:
+        with trio.fail_after(handshake_seconds):
+            event = await _pump_handshake(conn, stream)
+            if not isinstance(event, HandshakeRequest):
+                raise PeerFault(label, f"unexpected handshake event {type(event).__name__}")
+            refusal = admit(event.claimed_peer)
+            if refusal is not None:
+                await stream.send_all(conn.send(Error(ErrorCode.REFUSED, refusal[:200])))
+                await trio.aclose_forcefully(stream)
+                raise PeerFault(label, f"refused: {refusal}", ErrorCode.REFUSED)
+            await stream.send_all(conn.send(AcceptHandshake()))
+            event = await _pump_handshake(conn, stream)
+            if not isinstance(event, ChannelOpened):
+                raise PeerFault(label, f"unexpected handshake event {type(event).__name__}")
+            return Link(stream, conn, event.peer, f"{label} ({event.peer.fingerprint})")
+    except trio.TooSlowError as exc:
+        await trio.aclose_forcefully(stream)
+        raise PeerFault(label, "handshake timed out") from exc
+    except RemoteProtocolError as exc:
+        await trio.aclose_forcefully(stream)
+        raise PeerFault(label, exc.reason, exc.code) from exc
+    except (trio.BrokenResourceError, trio.ClosedResourceError) as exc:
+        await trio.aclose_forcefully(stream)
+        raise PeerFault(label, "connection lost during the handshake") from exc
