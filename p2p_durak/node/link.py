@@ -93,7 +93,7 @@ class Link:
             data = await self.stream.receive_some(RECEIVE_CHUNK)
         except (trio.BrokenResourceError, trio.ClosedResourceError):
             data = b""
-        self.conn.receive_data(data)
+        self.conn.receive_data(bytes(data))
 
     async def _refuse(self, code: ErrorCode, reason: str) -> None:
         """Best effort: tell the peer why we hang up, then close."""
@@ -121,7 +121,7 @@ async def _pump_handshake(conn: PeerConnection, stream: trio.abc.Stream) -> obje
             data = await stream.receive_some(RECEIVE_CHUNK)
         except (trio.BrokenResourceError, trio.ClosedResourceError):
             data = b""
-        conn.receive_data(data)
+        conn.receive_data(bytes(data))
 
 
 async def open_link(stream: trio.abc.Stream, identity: Identity, *, expected: PeerId | None,
