@@ -20,7 +20,18 @@ def setup_table(n_seats: int, n_cards: int, seed: bytes = b"seed") -> Table:
 
 @pytest.mark.parametrize(
     ("n_seats", "n_cards"),
-    [(2, 24), (3, 36), (4, 52), (5, 54), (6, 36), (6, 104)],
+    [
+        (2, 24),
+        (3, 36),
+        (4, 52),
+        (5, 54),
+        (6, 36),
+        (6, 104),
+        (10, 36),
+        (2, 144),
+        pytest.param(6, 144, marks=pytest.mark.slow),
+        pytest.param(10, 144, marks=pytest.mark.slow),
+    ],
 )
 def test_deal_trump_and_audit(n_seats: int, n_cards: int) -> None:
     table = setup_table(n_seats, n_cards)
@@ -57,3 +68,5 @@ def test_deal_trump_and_audit(n_seats: int, n_cards: int) -> None:
             assert deck[slot] == card
     assert deck[trump_slot] == next(iter(trumps.values()))
     assert deck != tuple(range(n_cards)), "the deck was shuffled"
+    # A bystander that saw only the messages agrees on every public fact.
+    assert [st.card for st in table.observer.slots] == [st.card for st in table.parties[0].slots]
