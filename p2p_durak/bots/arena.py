@@ -1,0 +1,212 @@
+"""The arena: bot levels play each other in parallel processes; win rates and Elo.
+
+Every pair of levels plays `games` games. Games come in twos on the same deal with the seats
+swapped (duplicate format), so the luck of the deal cancels out. Seeds are derived from the
+arena seed, the pair and the game number, so a run is reproducible whatever the number of
+worker processes. A game that exceeds the action cap is aborted and counted, never scored.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from collections.abc import Sequence
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field
+from typing import Any
+
+from p2p_durak.bots.levels import LEVELS, make_bot
+from p2p_durak.bots.ratings import bootstrap_elo, bradley_terry, elo_diff, wilson
+from p2p_durak.bots.table import MAX_SEAT_ACTIONS, LocalTable
+from p2p_durak.engine import make_game
+from p2p_durak.engine.presets import get_preset
+
+
+@dataclass(frozen=True)
+class GameSpec:
+    preset: str
+    players: int
+    seat_levels: tuple[str, ...]
+    seed: str  # the deal's seed (shared by the two games of a duplicate pair)
+    bot_seed: str
+    hard_options: tuple[tuple[str, Any], ...] = ()
+    max_seat_actions: int = MAX_SEAT_ACTIONS
+
+
+@dataclass
+class GameRecord:
+    seat_levels: tuple[str, ...]
+    durak: tuple[int, ...]
+    draw: bool
+    aborted: bool
+    seat_actions: int
+    decision_times: dict[str, list[float]]  # level -> seconds per decision with a choice
+
+
+def play_spec(spec: GameSpec) -> GameRecord:
+    """Play one arena game (in a worker process)."""
+    rules = get_preset(spec.preset).rules
+    deal_rng = random.Random(spec.seed)
+    game = make_game(rules, spec.players, deal_rng.randrange(spec.players))
+    deck = list(range(game.n_cards))
+    deal_rng.shuffle(deck)
+    bot_rng = random.Random(spec.bot_seed)
+    options = dict(spec.hard_options)
+    bots = [make_bot(level, seat, random.Random(bot_rng.getrandbits(64)),
+                     **(options if level == "hard" else {}))
+            for seat, level in enumerate(spec.seat_levels)]
+    table = LocalTable(game, deck, bots, random.Random(deal_rng.getrandbits(64)))
+    times: dict[str, list[float]] = {}
+    table.on_decision = lambda seat, seconds: times.setdefault(
+        spec.seat_levels[seat], []).append(seconds)
+    played = table.play(spec.max_seat_actions)
+    result = played.final.result
+    return GameRecord(spec.seat_levels, () if result is None else result.durak,
+                      bool(result and result.draw), played.aborted, played.seat_actions, times)
+
+
+@dataclass
+class PairStats:
+    a: str
+    b: str
+    games: int = 0
+    wins_a: int = 0
+    wins_b: int = 0
+    draws: int = 0
+    aborted: int = 0
+
+    @property
+    def decided(self) -> int:
+        return self.wins_a + self.wins_b
+
+    def summary(self) -> dict[str, Any]:
+        low, high = wilson(self.wins_a, self.decided)
+        rate = self.wins_a / self.decided if self.decided else math.nan
+        return {
+            "a": self.a, "b": self.b, "games": self.games, "wins_a": self.wins_a,
+            "wins_b": self.wins_b, "draws": self.draws, "aborted": self.aborted,
+            "win_rate_a": _round(rate), "win_rate_a_ci95": [_round(low), _round(high)],
+            "elo_a_minus_b": _round(elo_diff(rate)) if self.decided else None,
+            "elo_a_minus_b_ci95": [_round(elo_diff(low)), _round(elo_diff(high))]
+            if self.decided else None,
+        }
+
+
+@dataclass
+class ArenaReport:
+    preset: str
+    players: int
+    games_per_pair: int
+    seed: int
+    levels: list[str]
+    pairs: list[PairStats]
+    elo: list[float]
+    elo_ci95: list[tuple[float, float]]
+    decision_times: dict[str, list[float]] = field(repr=False)
+    seconds: float = 0.0
+    hard_options: dict[str, Any] = field(default_factory=dict)
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "preset": self.preset, "players": self.players,
+            "games_per_pair": self.games_per_pair, "seed": self.seed, "levels": self.levels,
+            "hard_options": self.hard_options,
+            "pairs": [p.summary() for p in self.pairs],
+            "elo": {lv: _round(e) for lv, e in zip(self.levels, self.elo, strict=True)},
+            "elo_ci95": {lv: [_round(lo), _round(hi)]
+                         for lv, (lo, hi) in zip(self.levels, self.elo_ci95, strict=True)},
+            "decision_seconds": {lv: _percentiles(ts) for lv, ts in
+                                 sorted(self.decision_times.items())},
+            "seconds": round(self.seconds, 1),
+        }
+
+
+def _round(x: float) -> float:
+    return x if math.isnan(x) else round(x, 4)
+
+
+def _percentiles(times: Sequence[float]) -> dict[str, float]:
+    if not times:
+        return {"n": 0}
+    ordered = sorted(times)
+
+    def at(q: float) -> float:
+        return round(ordered[min(len(ordered) - 1, int(q * len(ordered)))], 4)
+
+    return {"n": len(ordered), "p50": at(0.5), "p95": at(0.95), "max": round(ordered[-1], 4)}
+
+
+def arena_specs(levels: Sequence[str], games: int, seed: int, preset: str, players: int,
+                hard_options: dict[str, Any], max_seat_actions: int = MAX_SEAT_ACTIONS,
+                ) -> list[tuple[int, GameSpec]]:
+    """Every game of the arena as (pair index, spec)."""
+    specs = []
+    pair_index = 0
+    for i, a in enumerate(levels):
+        for b in levels[i + 1:]:
+            for g in range(games):
+                deal = g // 2  # two games per deal, seats swapped
+                first, second = (a, b) if g % 2 == 0 else (b, a)
+                seat_levels = tuple(first if s % 2 == 0 else second for s in range(players))
+                specs.append((pair_index, GameSpec(
+                    preset, players, seat_levels,
+                    seed=f"arena/{seed}/{a}/{b}/{deal}",
+                    bot_seed=f"arena/{seed}/{a}/{b}/{g}/bots",
+                    hard_options=tuple(sorted(hard_options.items())),
+                    max_seat_actions=max_seat_actions)))
+            pair_index += 1
+    return specs
+
+
+def run_arena(levels: Sequence[str], games: int, seed: int, *, preset: str = "app_podkidnoy",
+              players: int = 2, workers: int = 2, hard_options: dict[str, Any] | None = None,
+              max_seat_actions: int = MAX_SEAT_ACTIONS) -> ArenaReport:
+    levels = list(levels)
+    for level in levels:
+        if level not in LEVELS:
+            raise ValueError(f"unknown bot level {level!r} (one of {', '.join(LEVELS)})")
+    if len(set(levels)) != len(levels) or len(levels) < 2:
+        raise ValueError("the arena needs at least two different levels")
+    if games < 1:
+        raise ValueError("the arena needs at least one game per pair")
+    if not get_preset(preset).works:
+        raise ValueError(f"preset {preset} is not playable yet")
+    make_game(get_preset(preset).rules, players)  # refuse a bad player count up front
+    hard_options = dict(hard_options or {})
+    specs = arena_specs(levels, games, seed, preset, players, hard_options, max_seat_actions)
+    pairs = [PairStats(a, b) for i, a in enumerate(levels) for b in levels[i + 1:]]
+    decided: list[tuple[int, int, int]] = []
+    times: dict[str, list[float]] = {}
+    start = time.perf_counter()
+    if workers <= 1:
+        records = [play_spec(spec) for _, spec in specs]
+    else:
+        with ProcessPoolExecutor(max_workers=workers) as pool:
+            records = list(pool.map(play_spec, [spec for _, spec in specs], chunksize=1))
+    for (pair_index, _spec), record in zip(specs, records, strict=True):
+        stats = pairs[pair_index]
+        stats.games += 1
+        for level, ts in record.decision_times.items():
+            times.setdefault(level, []).extend(ts)
+        if record.aborted:
+            stats.aborted += 1
+            continue
+        if record.draw:
+            stats.draws += 1
+            continue
+        losers = {record.seat_levels[d] for d in record.durak}
+        if losers == {stats.a}:
+            stats.wins_b += 1
+            decided.append((levels.index(stats.b), levels.index(stats.a), 1))
+        elif losers == {stats.b}:
+            stats.wins_a += 1
+            decided.append((levels.index(stats.a), levels.index(stats.b), 1))
+        else:  # several duraks of both levels (team games mix levels only by seat parity)
+            stats.draws += 1
+    bt = bradley_terry(len(levels), [(levels.index(p.a), levels.index(p.b), p.wins_a, p.wins_b)
+                                     for p in pairs])
+    ci = bootstrap_elo(len(levels), decided, seed=seed)
+    return ArenaReport(preset, players, games, seed, levels, pairs, bt, ci, times,
+                       time.perf_counter() - start, hard_options)
+

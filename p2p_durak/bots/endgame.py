@@ -1,0 +1,140 @@
+"""Exact endgame search: alpha-beta with a transposition table over fully known positions.
+
+Once the stock is empty and every hand is known — always so heads-up, where the opponent's
+hand is exactly the unseen cards — the rest of the game has perfect information. The solver
+plays it out with the same turn model as the simulations (`priority_actor`: the defender
+answers, then the throwers throw or pass) and scores each position for `root`'s side: 1 when
+it is not the durak, ½ for a draw, 0 when it is. With more than two seats the other seats are
+assumed to play together against `root` (paranoid search), which is sound for "can I avoid
+losing" and pessimistic otherwise.
+
+Even perfect-information Durak is PSPACE-complete (Bonnet, IJCAI 2016), so the search has a
+node budget and an optional deadline and gives up (returns None) rather than run long.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Hashable
+
+from p2p_durak.bots.base import outcome, priority_actor
+from p2p_durak.bots.heuristic import heuristic_action
+from p2p_durak.engine import CHANCE, Action, State, chance_outcome, legal_actions, step
+from p2p_durak.engine.state import OVER
+
+EXACT, LOWER, UPPER = 0, 1, 2
+
+
+class OutOfBudget(Exception):
+    pass
+
+
+class EndgameSolver:
+    """Solve fully known positions for `root`'s side."""
+
+    def __init__(self, root: int, node_limit: int = 200_000,
+                 deadline: float | None = None) -> None:
+        self.root = root
+        self.node_limit = node_limit
+        self.deadline = deadline
+        self.nodes = 0
+        self.table: dict[Hashable, tuple[float, int, Action | None]] = {}
+
+    def solve(self, state: State) -> tuple[float, Action | None] | None:
+        """(value, best action of the seat to move) or None when the budget ran out."""
+        if not state.is_full or state.stock:
+            raise ValueError("the endgame solver needs a full state with an empty stock")
+        try:
+            value = self._search(state, 0.0, 1.0)
+        except OutOfBudget:
+            return None
+        entry = self.table.get(_key(state))
+        return value, (entry[2] if entry else None)
+
+    def root_values(self, state: State) -> dict[Action, float] | None:
+        """The exact value of every option of the seat to move (None: out of budget)."""
+        seat = priority_actor(state)
+        values: dict[Action, float] = {}
+        try:
+            for action in legal_actions(state, seat):
+                values[action] = self._search(step(state, action), 0.0, 1.0)
+        except OutOfBudget:
+            return None
+        return values
+
+    def value(self, state: State, alpha: float = 0.0, beta: float = 1.0) -> float:
+        """The position's value for `root`'s side, exact when inside (alpha, beta); raises
+        `OutOfBudget`."""
+        return self._search(state, alpha, beta)
+
+    def _search(self, state: State, alpha: float, beta: float) -> float:
+        if state.phase == OVER:
+            assert state.result is not None
+            return outcome(state.result, self.root, state.game.team)
+        self.nodes += 1
+        if self.nodes > self.node_limit or (
+                self.deadline is not None and not self.nodes & 255
+                and time.perf_counter() > self.deadline):
+            raise OutOfBudget
+        seat = priority_actor(state)
+        if seat == CHANCE:  # a reveal of the потайной card: determined in a full state
+            action = chance_outcome(state)
+            if action is None:
+                raise OutOfBudget  # a lot cannot happen after the deal
+            return self._search(step(state, action), alpha, beta)
+        key = _key(state)
+        entry = self.table.get(key)
+        best_move: Action | None = None
+        if entry is not None:
+            value, flag, best_move = entry
+            if flag == EXACT:
+                return value
+            if flag == LOWER:
+                alpha = max(alpha, value)
+            else:
+                beta = min(beta, value)
+            if alpha >= beta:
+                return value
+        maximizing = state.game.team[seat] == state.game.team[self.root]
+        options = legal_actions(state, seat)
+        ordered = _ordered(state, seat, options, best_move)
+        a0, b0 = alpha, beta
+        best = -1.0 if maximizing else 2.0
+        for action in ordered:
+            value = self._search(step(state, action), alpha, beta)
+            if maximizing:
+                if value > best:
+                    best, best_move = value, action
+                alpha = max(alpha, best)
+            else:
+                if value < best:
+                    best, best_move = value, action
+                beta = min(beta, best)
+            if alpha >= beta:
+                break
+        flag = EXACT
+        if best <= a0:
+            flag = UPPER
+        elif best >= b0:
+            flag = LOWER
+        self.table[key] = (best, flag, best_move)
+        return best
+
+
+def _ordered(state: State, seat: int, options: tuple[Action, ...],
+             first: Action | None) -> list[Action]:
+    """The stored best move first, then the heuristic's choice, then the rest."""
+    guess = heuristic_action(state, seat, options, state.hands)
+    ordered = [guess] + [a for a in options if a != guess]
+    if first is not None and first in options and first != guess:
+        ordered.remove(first)
+        ordered.insert(0, first)
+    return ordered
+
+
+def _key(state: State) -> Hashable:
+    # Everything the rest of a stock-less game depends on; the first bout's lower limit
+    # is the only way the bout number matters.
+    return (state.phase, state.hands, state.table, state.covers, state.attacker,
+            state.defender, state.taking, state.passed, state.shown, state.out,
+            state.bout == 0, state.trump, state.hidden_trump, state.reveal_card)

@@ -1,0 +1,88 @@
+"""The hard bot: card accounting, information-set MCTS, and an exact endgame.
+
+Each decision (the only legal move aside) first checks whether the deal is known exactly —
+the stock empty and at most one other hand hiding cards, as always heads-up — and then solves
+the rest of the game with `EndgameSolver` (alpha-beta, transposition table), within part of the
+budget. If that proves a win or a draw, it plays the proving move. Otherwise — unknown cards,
+a lost position against perfect play, or a search too big for the budget — it runs ISMCTS over
+deals sampled from its `Knowledge`, with heuristic playouts, until the time budget (1 s by
+default) or the iteration cap, and plays the most visited move.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+
+from p2p_durak.bots.endgame import EndgameSolver, OutOfBudget
+from p2p_durak.bots.heuristic import Style, heuristic_action
+from p2p_durak.bots.knowledge import determinize
+from p2p_durak.bots.levels import MemoryBot
+from p2p_durak.bots.search import SearchResult, ismcts
+from p2p_durak.engine import UNKNOWN, Action, State, step
+
+DEFAULT_BUDGET = 1.0
+"""Seconds per decision."""
+
+PLAYOUT_STYLE = Style()
+
+
+class HardBot(MemoryBot):
+    level = "hard"
+
+    def __init__(self, seat: int, rng: random.Random, budget: float = DEFAULT_BUDGET,
+                 iterations: int = 1_000_000, endgame_nodes: int = 200_000,
+                 endgame_share: float = 0.5) -> None:
+        super().__init__(seat, rng)
+        if budget <= 0 or iterations < 1:
+            raise ValueError("the hard bot needs a positive time budget and iteration cap")
+        self.budget = budget
+        self.iterations = iterations
+        self.endgame_nodes = endgame_nodes
+        self.endgame_share = endgame_share
+        self.last: SearchResult | None = None  # the last search, for benchmarks and tests
+        self.last_solved: float | None = None  # the last exact endgame value, if any
+
+    def decide(self, view: State, options: tuple[Action, ...]) -> Action:
+        start = time.perf_counter()
+        # the search must stop a little early: deciding also costs sampling and bookkeeping
+        deadline = start + self.budget * 0.92
+        self.last, self.last_solved = None, None
+        known = self.known_deal(view)
+        if known is not None:
+            solved = self._solve(known, options, start + self.budget * self.endgame_share)
+            if solved is not None:
+                return solved
+        knowledge = self.memory
+        result = ismcts(view, self.seat, options, lambda rng: determinize(view, knowledge, rng),
+                        self.rng, deadline=deadline, max_iterations=self.iterations,
+                        style=PLAYOUT_STYLE)
+        self.last = result
+        return result.action
+
+    def known_deal(self, view: State) -> State | None:
+        """The one deal consistent with the view, when the cards left are all accounted for."""
+        if view.stock or view.hidden_trump == UNKNOWN:
+            return None
+        if sum(1 for s, h in enumerate(view.hidden) if h and s != self.seat) > 1:
+            return None
+        return determinize(view, self.memory, self.rng)
+
+    def _solve(self, state: State, options: tuple[Action, ...], deadline: float) -> Action | None:
+        solver = EndgameSolver(self.seat, self.endgame_nodes, deadline)
+        guess = heuristic_action(state, self.seat, options, state.hands, PLAYOUT_STYLE)
+        ordered = [guess] + [a for a in options if a != guess]
+        best, best_value = None, -1.0
+        try:
+            for action in ordered:
+                value = solver.value(step(state, action), max(best_value, 0.0), 1.0)
+                if value > best_value:
+                    best, best_value = action, value
+                if best_value >= 1.0:
+                    break
+        except OutOfBudget:
+            return None
+        self.last_solved = best_value
+        if best_value <= 0.0:
+            return None  # lost against perfect play: let the search find the best try
+        return best

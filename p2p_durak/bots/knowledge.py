@@ -1,0 +1,189 @@
+"""Card accounting: what one seat can know of the other hands and the stock.
+
+The bot's partial view already places every public card: the discard, the table, the face-up
+trump card, and, per seat, the cards known to be in its hand (taken from the table, claimed as
+the lowest trump, shown for a transfer). What the view cannot say is which *unseen* cards sit
+in which hidden slot. This model adds the hard facts about those slots:
+
+- a seat that says «нет козыря» held no trump then;
+- a seat that claims trump T as its lowest held no lower trump then.
+
+Facts hold for the cards held at that moment, not for cards drawn later, so each seat's hidden
+cards are kept as groups `[count, excluded mask]`: the deal is one group, every draw adds a
+free group, a claim narrows the groups held at the time. When a hidden card comes out, it
+leaves the most narrowed group that could have held it — never over-constraining, so the true
+deal always stays consistent with the model.
+
+A defender who takes instead of beating did so voluntarily (keeping trumps is common), so a
+take is only a soft hint: the plain cards that would have beaten an open card are probably not
+among the slots held then; the sampler honours the hint with probability `SOFT_WEIGHT`.
+
+`determinize` samples a full state consistent with all of it, for the search.
+"""
+
+from __future__ import annotations
+
+import random
+
+from p2p_durak.bots.features import bits, trump_mask
+from p2p_durak.engine import CHANCE, UNKNOWN, Action, Game, State
+from p2p_durak.engine.actions import CLAIM, NO_TRUMP, REVEAL, TAKE
+from p2p_durak.engine.state import REVEAL_TRUMP, known_cards
+
+SOFT_WEIGHT = 0.5
+"""How often a determinization honours a soft hint (a take instead of a possible beat)."""
+
+COUNT, HARD, SOFT = 0, 1, 2
+"""A group of hidden slots: how many, the cards they cannot be, the cards they probably are not."""
+
+
+class Knowledge:
+    """Hard and soft facts about the hidden cards of every seat but `seat`."""
+
+    def __init__(self, game: Game, seat: int) -> None:
+        self.game = game
+        self.seat = seat
+        # per seat: its hidden slots as groups [count, hard mask, soft mask] (owned lists)
+        self.groups: list[list[list[int]]] = [[] for _ in range(game.n_players)]
+
+    def update(self, before: State, action: Action, after: State) -> None:
+        """Account for one public action (`before` -> `after` in the bot's view)."""
+        game = self.game
+        for s in range(game.n_players):
+            if s == self.seat:
+                continue
+            revealed = self._revealed_from_hidden(before, action, s)
+            for card in revealed:
+                self._remove_slot(s, card)
+            added = after.hidden[s] - before.hidden[s] + len(revealed)
+            if added > 0:
+                self.groups[s].append([added, 0, 0])  # drawn cards: nothing known of them
+            for _ in range(-added):  # impossible with a consistent view; stay sound anyway
+                self._remove_slot(s, -1)
+        s = action.seat
+        if s == self.seat or s == CHANCE:
+            return
+        trumps = trump_mask(game, before.trump)
+        if action.kind == NO_TRUMP:
+            self._narrow(s, HARD, trumps)
+        elif action.kind == CLAIM:
+            claimed = action.cards[0]
+            lower = 0
+            for card in bits(trumps):
+                if game.rank[card] < game.rank[claimed]:
+                    lower |= 1 << card
+            self._narrow(s, HARD, lower)
+        elif action.kind == TAKE:
+            beaters = game.beaters(before.trump)
+            could_beat = 0
+            for index, attack in enumerate(before.table):
+                if before.covers[index] == UNKNOWN:
+                    could_beat |= beaters[attack]
+            self._narrow(s, SOFT, could_beat & ~trumps)
+
+    def _revealed_from_hidden(self, before: State, action: Action, s: int) -> list[int]:
+        """Cards of `action` that came out of seat `s`'s hidden part."""
+        from_hand = action.seat == s or (
+            # the trump card when no stock is left: the dealer's last dealt card, shown
+            action.kind == REVEAL and before.phase == REVEAL_TRUMP and not before.stock
+            and s == self.game.dealer)
+        if not from_hand or not before.hidden[s]:
+            return []
+        known = known_cards(before)
+        return [c for c in action.cards if not (known >> c) & 1]
+
+    def _remove_slot(self, s: int, card: int) -> None:
+        groups = self.groups[s]
+        best = -1
+        for i, group in enumerate(groups):
+            if card >= 0 and (group[HARD] >> card) & 1:
+                continue
+            if best < 0 or group[HARD].bit_count() > groups[best][HARD].bit_count():
+                best = i
+        if best < 0:
+            # a card no group allows: a claim was false (the end-of-game audit tells);
+            # forget the facts rather than keep an impossible model
+            for group in groups:
+                group[HARD] = group[SOFT] = 0
+            best = 0 if groups else -1
+            if best < 0:
+                return
+        groups[best][COUNT] -= 1
+        if groups[best][COUNT] == 0:
+            del groups[best]
+
+    def _narrow(self, s: int, which: int, mask: int) -> None:
+        for group in self.groups[s]:
+            group[which] |= mask
+
+    # ---- queries -------------------------------------------------------------------------
+
+    def unseen(self, view: State) -> int:
+        """Cards whose place the view does not know (other hidden hands, stock, hidden trump)."""
+        return self.game.all_cards & ~known_cards(view)
+
+    def possible(self, view: State) -> list[int]:
+        """Per seat, every card it may hold now (its own seat: exactly its hand)."""
+        pool = self.unseen(view)
+        out = []
+        for s in range(self.game.n_players):
+            mask = view.hands[s]
+            if view.hidden[s]:
+                for group in self.groups[s]:
+                    mask |= pool & ~group[HARD]
+            out.append(mask)
+        return out
+
+    def check(self, view: State) -> None:
+        """The model's invariants against the view (tests call it after every action)."""
+        for s in range(self.game.n_players):
+            if s == self.seat:
+                continue
+            total = sum(group[COUNT] for group in self.groups[s])
+            if total != view.hidden[s]:
+                raise AssertionError(f"seat {s}: {total} slots in groups, view hides "
+                                     f"{view.hidden[s]}")
+            if any(group[COUNT] <= 0 for group in self.groups[s]):
+                raise AssertionError(f"seat {s}: an empty group")
+
+
+def determinize(view: State, knowledge: Knowledge, rng: random.Random) -> State:
+    """A full state consistent with the view and the knowledge: every unseen card placed in a
+    hidden hand slot, an unknown stock position or the face-down потайной card, respecting
+    every hard fact, and each soft hint with probability `SOFT_WEIGHT`."""
+    game = view.game
+    pool = knowledge.unseen(view)
+    slots: list[tuple[int, int, int, int]] = []  # (seat, count, hard, soft)
+    for s in range(game.n_players):
+        if s == knowledge.seat or not view.hidden[s]:
+            continue
+        honour = rng.random() < SOFT_WEIGHT
+        for count, hard, soft in knowledge.groups[s]:
+            slots.append((s, count, hard, soft if honour else 0))
+    # The tightest groups first: hard facts are nested sets of trumps, so filling the
+    # tightest first never strands a later one.
+    slots.sort(key=lambda t: (pool & ~(t[2] | t[3])).bit_count())
+    hands = list(view.hands)
+    left = pool
+    for s, count, hard, soft in slots:
+        allowed = bits(left & ~(hard | soft))
+        if len(allowed) < count:  # the soft hint does not fit this deal
+            allowed = bits(left & ~hard)
+        if len(allowed) < count:
+            raise AssertionError(f"seat {s}: no deal fits the facts")
+        for card in rng.sample(allowed, count):
+            hands[s] |= 1 << card
+            left &= ~(1 << card)
+    rest = bits(left)
+    rng.shuffle(rest)
+    stock = list(view.stock)
+    for i, card in enumerate(stock):
+        if card == UNKNOWN:
+            stock[i] = rest.pop()
+    reveal_card = view.reveal_card
+    if view.hidden_trump == UNKNOWN and reveal_card == UNKNOWN and view.phase > REVEAL_TRUMP:
+        reveal_card = rest.pop()
+    if rest:
+        raise AssertionError(f"{len(rest)} unseen cards have no place in the view")
+    return view._replace(hands=tuple(hands), hidden=(0,) * game.n_players, stock=tuple(stock),
+                         reveal_card=reveal_card)

@@ -1,0 +1,100 @@
+"""A local table: a full state, and bots fed only what their seat may see.
+
+This is the arena's driver and the model of what a node does for a bot peer: every action,
+once chosen, is applied to the full state and then given to *every* bot as a public log entry;
+the cards a seat receives privately (its deal, its draws, from the full state's `Dealt` and
+`Drew` events) go to that seat's bot alone. Bots never see the full state.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from p2p_durak.bots.base import Bot, priority_actor
+from p2p_durak.engine import (
+    CHANCE,
+    Action,
+    Game,
+    State,
+    apply,
+    cards_of,
+    chance_outcome,
+    is_over,
+    legal_actions,
+    new_game,
+)
+from p2p_durak.engine import events as E
+
+MAX_SEAT_ACTIONS = 2000
+"""A bot game longer than this is aborted (bot play ends in about a hundred)."""
+
+
+@dataclass
+class Played:
+    final: State
+    seat_actions: int
+    aborted: bool
+    log: list[Action]
+
+
+class LocalTable:
+    """One game between bots on this machine."""
+
+    def __init__(self, game: Game, deck_order: Sequence[int], bots: Sequence[Bot],
+                 rng: random.Random) -> None:
+        if len(bots) != game.n_players:
+            raise ValueError(f"{game.n_players} seats need {game.n_players} bots")
+        self.state = new_game(game, deck_order)
+        self.bots = list(bots)
+        self.rng = rng
+        self.log: list[Action] = []
+        # called with (seat, seconds) after every bot decision that weighed several options
+        self.on_decision: Callable[[int, float], None] | None = None
+        for seat, bot in enumerate(self.bots):
+            if bot.seat != seat:
+                raise ValueError(f"the bot for seat {seat} plays seat {bot.seat}")
+            bot.new_game(game)
+
+    def next_action(self) -> Action:
+        """The next action: a chance outcome, or the priority seat's bot's choice."""
+        state = self.state
+        seat = priority_actor(state)
+        if seat == CHANCE:
+            action = chance_outcome(state)
+            if action is None:  # a lot
+                options = legal_actions(state, CHANCE)
+                action = options[self.rng.randrange(len(options))]
+            return action
+        bot = self.bots[seat]
+        start = time.perf_counter()
+        action = bot.choose()
+        if self.on_decision is not None and bot.deliberated:
+            self.on_decision(seat, time.perf_counter() - start)
+        return action
+
+    def commit(self, action: Action) -> None:
+        """Apply an action to the full state and feed it to the bots."""
+        self.state, events = apply(self.state, action)
+        self.log.append(action)
+        for bot in self.bots:
+            bot.observe(action)
+        for event in events:
+            if isinstance(event, E.Dealt):
+                for seat, bot in enumerate(self.bots):
+                    bot.learn(cards_of(self.state.hands[seat]))
+            elif isinstance(event, E.Drew):
+                self.bots[event.seat].learn(event.cards)
+
+    def play(self, max_seat_actions: int = MAX_SEAT_ACTIONS) -> Played:
+        seat_actions = 0
+        while not is_over(self.state):
+            if seat_actions >= max_seat_actions:
+                return Played(self.state, seat_actions, True, self.log)
+            action = self.next_action()
+            if action.seat != CHANCE:
+                seat_actions += 1
+            self.commit(action)
+        return Played(self.state, seat_actions, False, self.log)
