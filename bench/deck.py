@@ -15,8 +15,8 @@ average is printed so that a run on a busy shared machine can be told apart.
   seat, the trump reveal) with N real parties in one process. Every message goes through its
   wire form and is verified by every other party. Reported per node: the CPU the busiest node
   spent (``node_cpu``), the wall time of all N nodes run one after another in this one process
-  (``one_process``, wall clock), and the critical path if each node had its own core and the network were
-  instant (``critical_path``: each message is processed no earlier than it was sent).
+  (``one_process``, wall clock), and the critical path if each node had its own core and
+  the network were instant (``critical_path``: a message is processed no earlier than sent).
 * SRA baseline, "the obvious way": commutative exponentiation mod a 2048-bit safe prime (RFC
   3526 group 14, cards encoded as quadratic residues), full-size exponents, no proofs. Per node:
   a cascade shuffle (n exponentiations), per-card locking (n), removing its layer from every
@@ -26,6 +26,7 @@ average is printed so that a run on a busy shared machine can be told apart.
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 import os
 import platform
@@ -40,19 +41,19 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from p2p_durak.protocol.mental import group as g  # noqa: E402
-from p2p_durak.protocol.mental.deck import DeckParty  # noqa: E402
-from p2p_durak.protocol.mental.elgamal import CardCodec, remask  # noqa: E402
-from p2p_durak.protocol.mental.events import CardRevealed, CardSeen, Send  # noqa: E402
-from p2p_durak.protocol.mental.messages import Message, message_from_wire  # noqa: E402
-from p2p_durak.protocol.mental.ops import KeysOp, Op, RevealOp, ShowOp, ShuffleOp  # noqa: E402
-from p2p_durak.protocol.mental.shuffle import (  # noqa: E402
+from p2p_durak.protocol.mental import group as g
+from p2p_durak.protocol.mental.deck import DeckParty
+from p2p_durak.protocol.mental.elgamal import CardCodec, remask
+from p2p_durak.protocol.mental.events import CardRevealed, CardSeen, Send
+from p2p_durak.protocol.mental.messages import Message, message_from_wire
+from p2p_durak.protocol.mental.ops import KeysOp, Op, RevealOp, ShowOp, ShuffleOp
+from p2p_durak.protocol.mental.shuffle import (
     ShuffleProof,
     prove_shuffle,
     shuffle,
     verify_shuffle,
 )
-from p2p_durak.protocol.mental.transcript import ProofContext  # noqa: E402
+from p2p_durak.protocol.mental.transcript import ProofContext
 
 TARGETS = {
     "prove_52_ms": 25.0,
@@ -107,39 +108,40 @@ def unit_costs(repeats: int) -> dict[str, float]:
     }
 
 
-def shuffle_proofs(sizes: list[int], repeats: int) -> dict[str, dict[str, float]]:
-    out: dict[str, dict[str, float]] = {}
+def one_proof_size(n: int, repeats: int) -> dict[str, float]:
     ctx = ProofContext(b"bench", "shuffle", 0)
     key = g.base_mul(g.random_scalar(os.urandom))
-    for n in sizes:
-        deck = list(CardCodec(n).initial_deck(key))
-        perm = list(range(n))
-        secrets.SystemRandom().shuffle(perm)
-        rs = [g.random_scalar(os.urandom) for _ in range(n)]
-        outputs, proof = shuffle(ctx, key, deck, perm, rs, os.urandom)
-        wire = proof.to_bytes()
-        remask_ms = median_ms(lambda: remask([deck[j] for j in perm], key, rs), repeats)
-        prove_ms = median_ms(
-            lambda: prove_shuffle(ctx, key, deck, outputs, perm, rs, os.urandom), repeats
-        )
-        verify_ms = median_ms(lambda: verify_shuffle(ctx, key, deck, outputs, proof), repeats)
-        decode_ms = median_ms(lambda: ShuffleProof.from_bytes(wire, n), repeats)
-        assert verify_shuffle(ctx, key, deck, outputs, proof)
-        bad = [outputs[1], outputs[0], *outputs[2:]]
-        assert not verify_shuffle(ctx, key, deck, bad, proof), "a tampered deck must fail"
-        out[str(n)] = {
-            "remask_ms": round(remask_ms, 2),
-            "prove_ms": round(prove_ms, 2),
-            "verify_ms": round(verify_ms, 2),
-            "decode_proof_ms": round(decode_ms, 2),
-            "proof_kib": round(len(wire) / 1024, 1),
-        }
-        print(
-            f"  n={n:4d}  remask {remask_ms:6.1f} ms  prove {prove_ms:6.1f} ms  "
-            f"verify {verify_ms:6.1f} ms  decode {decode_ms:5.1f} ms  {len(wire) / 1024:5.1f} KiB",
-            flush=True,
-        )
-    return out
+    deck = list(CardCodec(n).initial_deck(key))
+    perm = list(range(n))
+    secrets.SystemRandom().shuffle(perm)
+    rs = [g.random_scalar(os.urandom) for _ in range(n)]
+    outputs, proof = shuffle(ctx, key, deck, perm, rs, os.urandom)
+    wire = proof.to_bytes()
+    remask_ms = median_ms(lambda: remask([deck[j] for j in perm], key, rs), repeats)
+    prove_ms = median_ms(
+        lambda: prove_shuffle(ctx, key, deck, outputs, perm, rs, os.urandom), repeats
+    )
+    verify_ms = median_ms(lambda: verify_shuffle(ctx, key, deck, outputs, proof), repeats)
+    decode_ms = median_ms(lambda: ShuffleProof.from_bytes(wire, n), repeats)
+    assert verify_shuffle(ctx, key, deck, outputs, proof)
+    bad = [outputs[1], outputs[0], *outputs[2:]]
+    assert not verify_shuffle(ctx, key, deck, bad, proof), "a tampered deck must fail"
+    print(
+        f"  n={n:4d}  remask {remask_ms:6.1f} ms  prove {prove_ms:6.1f} ms  "
+        f"verify {verify_ms:6.1f} ms  decode {decode_ms:5.1f} ms  {len(wire) / 1024:5.1f} KiB",
+        flush=True,
+    )
+    return {
+        "remask_ms": round(remask_ms, 2),
+        "prove_ms": round(prove_ms, 2),
+        "verify_ms": round(verify_ms, 2),
+        "decode_proof_ms": round(decode_ms, 2),
+        "proof_kib": round(len(wire) / 1024, 1),
+    }
+
+
+def shuffle_proofs(sizes: list[int], repeats: int) -> dict[str, dict[str, float]]:
+    return {str(n): one_proof_size(n, repeats) for n in sizes}
 
 
 class TimedTable:
@@ -169,7 +171,7 @@ class TimedTable:
         queue: deque[tuple[Message, float]] = deque()
         start = max(self.clock)
         for party in self.parties:
-            events = self._call(party.seat, start, lambda p=party: p.begin(op))  # type: ignore[misc]
+            events = self._call(party.seat, start, functools.partial(party.begin, op))
             queue += [(e.message, self.clock[party.seat]) for e in events if isinstance(e, Send)]
         while queue:
             msg, sent_at = queue.popleft()
@@ -177,14 +179,14 @@ class TimedTable:
             for party in self.parties:
                 if party.seat == msg.seat:
                     continue
-                events = self._call(
-                    party.seat,
-                    sent_at,
-                    lambda p=party: p.receive(message_from_wire(wire)),  # type: ignore[misc]
-                )
+                events = self._call(party.seat, sent_at, functools.partial(deliver, party, wire))
                 queue += [
                     (e.message, self.clock[party.seat]) for e in events if isinstance(e, Send)
                 ]
+
+
+def deliver(party: DeckParty, wire: list[object]) -> list[Any]:
+    return party.receive(message_from_wire(wire))
 
 
 def hand_size(n_seats: int, n_cards: int) -> int:
