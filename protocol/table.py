@@ -1,0 +1,531 @@
+"""The table's replicated state machine: the rules engine and the mental-poker deck, driven by the
+ordered log.
+
+Every node holds one `TableMachine` for its own party and feeds it the committed intents in log
+order with `apply`. The machine decides, from the engine's state, which deck operation runs next
+(keys, the seating coin, the shuffle, the private deal, the trump reveal, draws, lots, the final
+audit), turns completed deck operations into the engine's chance actions (deal, reveal, lot),
+and checks every player action against both: the engine says whether the move is legal, the
+deck proves that each card played is the card in the slot the player holds. Nothing here reads
+a clock or a socket; `owed()` says what this party must submit next, `play()` builds this
+party's own moves.
+
+Parties are the players in `Start` order (they sign and sequence); engine seats are drawn by the
+seating coin, so nobody chooses where he sits or who deals.
+
+Intent payload (the `Intent.action` bytes, canonical msgpack):
+    [0, deck message bytes]                          a deck protocol step
+    [1, engine action, [[slot, tokens bytes|nil]...]]  a move, with each card's slot and, for a
+                                                     card nobody has seen, the author's reveal
+                                                     tokens for it
+(a deck message's bytes are the canonical encoding of its own wire form)
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+from p2p_durak import engine as eng
+from p2p_durak.engine import actions as A
+from p2p_durak.engine import events as E
+from p2p_durak.engine.state import Phase
+from p2p_durak.protocol import codec
+from p2p_durak.protocol.errors import ProtocolError
+from p2p_durak.protocol.mental import coins
+from p2p_durak.protocol.mental import events as dev
+from p2p_durak.protocol.mental.deck import DeckParty
+from p2p_durak.protocol.mental.elgamal import unmask
+from p2p_durak.protocol.mental.errors import DeckError
+from p2p_durak.protocol.mental.messages import Message as DeckMessage
+from p2p_durak.protocol.mental.messages import Tokens, message_from_wire
+from p2p_durak.protocol.mental.ops import AuditOp, CoinOp, KeysOp, Op, RevealOp, ShowOp, ShuffleOp
+from p2p_durak.protocol.mental.proofs import make_tokens, verify_tokens
+from p2p_durak.protocol.mental.state import Pending
+
+DECK_STEP = 0
+MOVE = 1
+
+
+def _lists(value: object) -> object:
+    """The deck layer's wire form uses lists; our codec decodes arrays as tuples."""
+    if isinstance(value, tuple | list):
+        return [_lists(v) for v in value]
+    return value
+
+
+def _deck_message(value: object) -> DeckMessage:
+    if type(value) is not bytes:
+        raise ValueError("a deck message travels as bytes")
+    return message_from_wire(_lists(codec.decode(value)))
+
+
+def _deck_bytes(msg: DeckMessage) -> bytes:
+    return codec.encode(msg.to_wire())
+
+
+class TableReject(Exception):
+    """An intent the table refuses, naming the party and the reason; nothing was applied."""
+
+    def __init__(self, party: int, reason: str, code: str = "illegal") -> None:
+        super().__init__(f"party {party}: {reason}")
+        self.party = party
+        self.reason = reason
+        self.code = code
+
+
+# ---- what the machine reports -------------------------------------------------------------
+
+@dataclass(frozen=True, slots=True)
+class Seated:
+    seat_of_party: tuple[int, ...]
+    dealer: int
+
+
+@dataclass(frozen=True, slots=True)
+class Moved:
+    """An engine action was applied (a player's move or a chance outcome)."""
+
+    seat: int
+    action: eng.Action
+    events: tuple[E.Event, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class CardsLearned:
+    """This party saw its own cards (after the deal or a draw)."""
+
+    cards: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class AuditFinished:
+    cheaters: tuple[tuple[int, str], ...]  # (seat, what was false)
+
+
+TableEvent = Seated | Moved | CardsLearned | AuditFinished
+
+
+class LogDeckParty(DeckParty):
+    """A deck party whose own messages go through the log like everyone's.
+
+    The base party applies its own messages the moment it makes them; in a replicated game every
+    change must happen at its place in the log, so here a message is only made (`owed`) and is
+    applied when it comes back committed. Each message is made once per step and phase, so a
+    commitment and its later reveal always match.
+    """
+
+    def __init__(self, game_id: bytes, seat: int, n_seats: int, n_cards: int,
+                 rng: Callable[[int], bytes]) -> None:
+        super().__init__(game_id, seat, n_seats, n_cards, rng)
+        self._made: dict[tuple[str, str], DeckMessage] = {}
+
+    def _progress(self) -> list[dev.Event]:
+        return []
+
+    def owed(self) -> DeckMessage | None:
+        p = self.pending
+        if p is None or self.seat not in p.due or self.seat in p.got:
+            return None
+        key = (p.op.step, p.phase)
+        made = self._made.get(key)
+        if made is None:
+            made = self._contribution(p)
+            self._made[key] = made
+        return made
+
+    def opening_tokens(self, step: str, slot: int) -> Tokens:
+        """Tokens that open one of this seat's own cards to everyone, made ahead of the
+        `RevealOp(step, (slot,), by=seat)` that the move will start."""
+        found = self.slots[slot].view_of(self.seat)
+        if found is None:
+            raise DeckError(self.seat, step, f"seat {self.seat} has no view of slot {slot}")
+        index, view = found
+        tokens, proof = make_tokens(self.ctx(step, self.seat), self._secret, self.public_key,
+                                    [view.ct.c1], self.rng)
+        return Tokens(self.game_id, step, self.seat, (slot,), (index,), tokens, proof)
+
+    def pending_op(self) -> Pending | None:
+        return self.pending
+
+
+@dataclass
+class _Claim:
+    seat: int
+    card: int  # -1: "no trump"
+    slots: tuple[int, ...]  # the claimant's hand at the time
+    trump: int
+
+
+@dataclass
+class TableMachine:
+    game_id: bytes
+    party: int
+    n_parties: int
+    rules: eng.RuleSet
+    rng: Callable[[int], bytes]
+    deck: LogDeckParty = field(init=False)
+    seat_of_party: tuple[int, ...] = ()
+    party_of_seat: tuple[int, ...] = ()
+    state: eng.State | None = None  # this party's partial view, once seated
+    stock_slots: list[int] = field(default_factory=list)
+    hand_slots: dict[int, list[int]] = field(default_factory=dict)
+    table_slots: list[int] = field(default_factory=list)
+    discard_slots: list[int] = field(default_factory=list)
+    hidden_slot: int = -1
+    trump_slot: int = -1
+    claims: list[_Claim] = field(default_factory=list)
+    audit: AuditFinished | None = None
+    digest: bytes = b"\x00" * 32  # running hash of every applied intent: the deck's history
+    _step_counter: int = 0
+    _pending_chance: str = ""  # which chance outcome the open deck step feeds
+
+    def __post_init__(self) -> None:
+        game = eng.make_game(self.rules, self.n_parties)  # validates rules and player count
+        self.n_cards = game.n_cards
+        self.deck = LogDeckParty(self.game_id, self.party, self.n_parties, self.n_cards, self.rng)
+        self.deck.begin(KeysOp("keys"))
+
+    # ---- queries ---------------------------------------------------------------------------
+
+    @property
+    def my_seat(self) -> int:
+        return self.seat_of_party[self.party] if self.seat_of_party else -1
+
+    def deck_due(self) -> tuple[int, ...]:
+        """Parties whose deck message the table is waiting for."""
+        p = self.deck.pending_op()
+        if p is None:
+            return ()
+        return tuple(sorted(set(p.due) - p.got))
+
+    def sequencer(self) -> int:
+        """The party that orders the next log entry."""
+        due = self.deck_due()
+        if due:
+            return due[0]
+        if self.state is None:
+            return 0
+        return self.party_of_seat[eng.sequencer(self.state)]
+
+    def waiting_for(self) -> tuple[int, ...]:
+        """Parties that must act before the game can go on (for "waiting for X")."""
+        due = self.deck_due()
+        if due or self.state is None:
+            return due
+        return tuple(sorted(self.party_of_seat[s] for s in eng.to_act(self.state) if s >= 0))
+
+    def state_hash(self) -> bytes:
+        engine_hash = eng.state_hash(self.state) if self.state is not None else b""
+        return hashlib.sha256(b"p2p-durak/table/v1" + engine_hash + self.digest).digest()
+
+    def owed(self) -> bytes | None:
+        """This party's deck message that is due now, as an intent payload."""
+        msg = self.deck.owed()
+        if msg is None:
+            return None
+        return codec.encode((DECK_STEP, _deck_bytes(msg)))
+
+    def legal(self) -> tuple[eng.Action, ...]:
+        """This party's legal moves now (none while a deck step is open)."""
+        if self.state is None or self.deck.pending_op() is not None:
+            return ()
+        return eng.legal_actions(self.state, self.my_seat)
+
+    def play(self, action: eng.Action) -> bytes:
+        """The intent payload for this party's own move: each card with its slot, and the tokens
+        that open it when nobody has seen it yet."""
+        if self.state is None:
+            raise TableReject(self.party, "the game has not started")
+        if action.seat != self.my_seat:
+            raise TableReject(self.party, "that is not this party's seat")
+        eng.apply(self.state, action)  # raises IllegalAction with its reason
+        openings: list[object] = []
+        mine = self.hand_slots.get(self.my_seat, [])
+        for card in action.cards:
+            slot = next((s for s in mine if self._card_in(s) == card), None)
+            if slot is None:
+                raise TableReject(self.party, f"card {card} is not in a slot of this hand")
+            if self.deck.slots[slot].card is not None:
+                openings.append((slot, None))
+            else:
+                tokens = self.deck.opening_tokens(self._open_step(slot), slot)
+                openings.append((slot, _deck_bytes(tokens)))
+        return codec.encode((MOVE, eng.encode_action(action), openings))
+
+    def _card_in(self, slot: int) -> int | None:
+        public = self.deck.slots[slot].card
+        return public if public is not None else self.deck.seen.get(slot)
+
+    # ---- applying committed intents ------------------------------------------------------------
+
+    def apply(self, party: int, payload: bytes) -> list[TableEvent]:
+        """Apply one committed intent by `party`. Raises `TableReject` (nothing applied) when
+        the intent is illegal: malformed, out of turn, a false proof, an illegal move."""
+        try:
+            raw = codec.decode(payload)
+        except ProtocolError as exc:
+            raise TableReject(party, f"undecodable intent: {exc}", "malformed") from exc
+        if not (isinstance(raw, tuple) and raw and raw[0] in (DECK_STEP, MOVE)):
+            raise TableReject(party, "unknown intent kind", "malformed")
+        if raw[0] == DECK_STEP:
+            events = self._apply_deck(party, raw)
+        else:
+            events = self._apply_move(party, raw)
+        self.digest = hashlib.sha256(self.digest + party.to_bytes(2, "big") + payload).digest()
+        return events
+
+    def _apply_deck(self, party: int, raw: tuple[object, ...]) -> list[TableEvent]:
+        if len(raw) != 2:
+            raise TableReject(party, "a deck step is [0, message]", "malformed")
+        try:
+            msg = _deck_message(raw[1])
+        except (DeckError, ValueError, TypeError, ProtocolError) as exc:
+            raise TableReject(party, f"malformed deck message: {exc}", "malformed") from exc
+        if msg.seat != party:
+            raise TableReject(party, f"deck message claims seat {msg.seat}", "forged")
+        try:
+            deck_events = self.deck.receive(msg)
+        except DeckError as exc:
+            raise TableReject(party, str(exc), "bad-proof") from exc
+        return self._after_deck(deck_events)
+
+    def _apply_move(self, party: int, raw: tuple[object, ...]) -> list[TableEvent]:
+        if self.state is None or self.deck.pending_op() is not None:
+            raise TableReject(party, "no move is possible while the deck is busy", "wrong-phase")
+        if len(raw) != 3 or not isinstance(raw[2], tuple):
+            raise TableReject(party, "a move is [1, action, openings]", "malformed")
+        try:
+            action = eng.decode_action(raw[1])
+        except ValueError as exc:
+            raise TableReject(party, f"malformed action: {exc}", "malformed") from exc
+        seat = self.seat_of_party[party]
+        if action.seat != seat:
+            raise TableReject(party, f"acts for seat {action.seat}, sits in seat {seat}", "forged")
+        openings = raw[2]
+        if len(openings) != len(action.cards):
+            raise TableReject(party, "one opening per card", "malformed")
+        try:
+            eng.apply(self.state, action)  # legality first: nothing of the deck is touched yet
+        except eng.IllegalAction as exc:
+            raise TableReject(party, exc.message("en"), exc.code) from exc
+        hand = self.hand_slots.get(seat, [])
+        plans: list[tuple[int, int, Tokens | None]] = []
+        for card, opening in zip(action.cards, openings, strict=True):
+            slot, tokens = self._parse_opening(party, opening)
+            if slot not in hand or any(slot == s for s, _, _ in plans):
+                raise TableReject(party, f"slot {slot} is not in seat {seat}'s hand", "forged")
+            public = self.deck.slots[slot].card
+            if public is not None and tokens is None:
+                if public != card:
+                    raise TableReject(party, f"slot {slot} holds another card", "forged")
+            elif public is None and tokens is not None:
+                if tokens.seat != party or tokens.step != self._open_step(slot):
+                    raise TableReject(party, "tokens for another seat or step", "forged")
+            else:
+                raise TableReject(party, f"slot {slot} needs tokens exactly when unseen",
+                                  "malformed")
+            plans.append((slot, card, tokens))
+        # Check every opening before anything changes: the tokens' proof, and that the card the
+        # slot opens to is the card the move names.
+        for slot, card, tokens in plans:
+            if tokens is not None:
+                self._check_opening(party, slot, card, tokens)
+        for slot, _card, tokens in plans:
+            if tokens is not None:
+                self.deck.begin(RevealOp(self._open_step(slot), (slot,), by=party))
+                self.deck.receive(tokens)
+        return self._engine(action)
+
+    def _check_opening(self, party: int, slot: int, card: int, tokens: Tokens) -> None:
+        found = self.deck.slots[slot].view_of(party)
+        if found is None:
+            raise TableReject(party, f"party {party} cannot open slot {slot}", "forged")
+        index, view = found
+        missing = [s for s in self.deck.active if s not in view.tokens]
+        if missing != [party] or tokens.slots != (slot,) or tokens.views != (index,):
+            raise TableReject(party, f"the tokens do not open slot {slot}", "forged")
+        if not verify_tokens(self.deck.ctx(tokens.step, party), self.deck.public_keys[party],
+                             [view.ct.c1], tokens.tokens, tokens.proof):
+            raise TableReject(party, "reveal-token proof does not verify", "bad-proof")
+        opened = self.deck.codec.decode(unmask(view.ct, [*view.tokens.values(), *tokens.tokens]))
+        if opened != card:
+            raise TableReject(party, f"slot {slot} holds another card than the one played",
+                              "forged")
+
+    def _parse_opening(self, party: int, opening: object) -> tuple[int, Tokens | None]:
+        if not (isinstance(opening, tuple) and len(opening) == 2 and type(opening[0]) is int):
+            raise TableReject(party, "an opening is [slot, tokens|nil]", "malformed")
+        slot = opening[0]
+        if not 0 <= slot < self.n_cards:
+            raise TableReject(party, f"no slot {slot}", "malformed")
+        if opening[1] is None:
+            return slot, None
+        try:
+            msg = _deck_message(opening[1])
+        except (DeckError, ValueError, TypeError, ProtocolError) as exc:
+            raise TableReject(party, f"malformed tokens: {exc}", "malformed") from exc
+        if not isinstance(msg, Tokens):
+            raise TableReject(party, "an opening carries tokens", "malformed")
+        return slot, msg
+
+    def _open_step(self, slot: int) -> str:
+        return f"open:{slot}"
+
+    # ---- deck steps and engine chance ----------------------------------------------------------
+
+    def _begin(self, op: Op) -> list[TableEvent]:
+        return self._after_deck(self.deck.begin(op))
+
+    def _after_deck(self, deck_events: list[dev.Event]) -> list[TableEvent]:
+        out: list[TableEvent] = []
+        learned: list[int] = []
+        for ev in deck_events:
+            if isinstance(ev, dev.CardSeen):
+                learned.append(ev.card_id)
+        if learned and self.state is not None:
+            self.state = eng.learn(self.state, self.my_seat, tuple(learned))
+            out.append(CardsLearned(tuple(learned)))
+        for ev in deck_events:
+            if isinstance(ev, dev.KeysReady):
+                out += self._begin(CoinOp("seating"))
+            elif isinstance(ev, dev.RandomValue) and ev.step == "seating":
+                out += self._seat(ev.value)
+            elif isinstance(ev, dev.RandomValue) and ev.step.startswith("lot"):
+                assert self.state is not None
+                among = self.state.lot_among
+                winner = among[coins.random_below(ev.value, len(among), "lot")]
+                out += self._engine(eng.Action(A.LOT, eng.CHANCE, (), winner))
+            elif isinstance(ev, dev.ShuffleDone):
+                out += self._engine(eng.Action(A.DEAL, eng.CHANCE))
+            elif isinstance(ev, dev.CardRevealed) and self._pending_chance == "reveal":
+                self._pending_chance = ""
+                out += self._engine(eng.Action(A.REVEAL, eng.CHANCE, (ev.card_id,)))
+            elif isinstance(ev, dev.AuditDone):
+                self.audit = self._check_claims(ev.cards)
+                out.append(self.audit)
+            elif isinstance(ev, dev.StepDone) and self.state is not None:
+                out += self._next_chance()
+        return out
+
+    def _seat(self, seed: bytes) -> list[TableEvent]:
+        n = self.n_parties
+        order = coins.random_permutation(seed, n, "seating")  # seat i is party order[i]
+        self.party_of_seat = tuple(order)
+        self.seat_of_party = tuple(order.index(p) for p in range(n))
+        dealer = coins.random_below(seed, n, "dealer")
+        game = eng.make_game(self.rules, n, dealer)
+        self.state = eng.new_game(game, None)
+        self.hand_slots = {s: [] for s in range(n)}
+        out: list[TableEvent] = [Seated(self.seat_of_party, dealer)]
+        return out + self._begin(ShuffleOp("shuffle", tuple(range(self.n_cards))))
+
+    def _engine(self, action: eng.Action) -> list[TableEvent]:
+        """Apply an engine action, then start whatever deck step the new state needs."""
+        assert self.state is not None
+        before = self.state
+        self.state, events = eng.apply(before, action)
+        out: list[TableEvent] = [Moved(action.seat, action, events)]
+        grants: list[tuple[int, tuple[int, ...]]] = []
+        for ev in events:
+            grants += self._track(before, action, ev)
+        if grants:
+            self._step_counter += 1
+            step = "deal" if action.kind == A.DEAL else f"draw:{self._step_counter}"
+            out += self._begin(ShowOp(step, tuple(sorted(grants))))
+        return out + self._next_chance()
+
+    def _track(self, before: eng.State, action: eng.Action, ev: E.Event) -> list[
+            tuple[int, tuple[int, ...]]]:
+        """Mirror the engine's card movements on deck slots; return private grants to make."""
+        n = self.n_parties
+        if isinstance(ev, E.Dealt):
+            count = sum(ev.per_seat)
+            grants: list[tuple[int, tuple[int, ...]]] = []
+            for k in range(count):
+                seat = (ev.dealer + 1 + k) % n
+                self.hand_slots[seat].append(k)
+                grants.append((k, (self.party_of_seat[seat],)))
+            self.stock_slots = list(range(count, self.n_cards))
+            return grants
+        if isinstance(ev, E.TrumpRevealed) and ev.card >= 0:
+            if self.stock_slots:
+                self.trump_slot = self.stock_slots.pop(0)
+                self.stock_slots.append(self.trump_slot)
+                if before.game.rules.trump_change == "hidden_second":
+                    self.hidden_slot = self.stock_slots.pop(0)
+            return []
+        if isinstance(ev, E.Drew):
+            slots, self.stock_slots = self.stock_slots[:ev.n], self.stock_slots[ev.n:]
+            self.hand_slots[ev.seat] += slots
+            viewer: tuple[int, ...] = (self.party_of_seat[ev.seat],)
+            return [(s, viewer) for s in slots if self.deck.slots[s].card is None]
+        if isinstance(ev, (E.Led, E.ThrewIn, E.Beat, E.Transferred)):
+            cards = ev.cards if isinstance(ev, E.Led) else (ev.card,)
+            if isinstance(ev, E.Transferred) and ev.shown:
+                return []
+            for card in cards:
+                slot = self._slot_of(ev.seat, card)
+                self.hand_slots[ev.seat].remove(slot)
+                self.table_slots.append(slot)
+            return []
+        if isinstance(ev, E.Took):
+            self.hand_slots[ev.seat] += self.table_slots
+            self.table_slots = []
+            return []
+        if isinstance(ev, E.Discarded):
+            self.discard_slots += self.table_slots
+            self.table_slots = []
+            return []
+        if isinstance(ev, E.Claimed):
+            hand = tuple(self.hand_slots[ev.seat])
+            self.claims.append(_Claim(ev.seat, ev.card, hand, before.trump))
+            return []
+        return []
+
+    def _slot_of(self, seat: int, card: int) -> int:
+        for slot in self.hand_slots[seat]:
+            if self.deck.slots[slot].card == card:
+                return slot
+        raise AssertionError(f"card {card} played from seat {seat} has no open slot")
+
+    def _next_chance(self) -> list[TableEvent]:
+        """Start the deck step that the engine's next chance outcome needs, if any."""
+        state = self.state
+        assert state is not None
+        if self.deck.pending_op() is not None:
+            return []
+        phase = state.phase
+        if phase == Phase.REVEAL_TRUMP:
+            slot = self.stock_slots[0] if self.stock_slots else \
+                self.hand_slots[state.game.dealer][-1]
+            by = None if self.stock_slots else self.party_of_seat[state.game.dealer]
+            self._pending_chance = "reveal"
+            return self._begin(RevealOp("trump", (slot,), by=by))
+        if phase == Phase.REVEAL_HIDDEN:
+            self._pending_chance = "reveal"
+            return self._begin(RevealOp("hidden-trump", (self.hidden_slot,)))
+        if phase == Phase.LOT:
+            self._step_counter += 1
+            return self._begin(CoinOp(f"lot:{self._step_counter}"))
+        if phase == Phase.OVER and "audit" not in self.deck.finished_steps:
+            return self._begin(AuditOp("audit"))
+        return []
+
+    # ---- the end-of-game audit -----------------------------------------------------------------
+
+    def _check_claims(self, cards: Sequence[int]) -> AuditFinished:
+        """With every key public, check what the engine had to take on trust: that each lowest-
+        trump claim was the claimant's lowest trump, and that "no trump" was true."""
+        assert self.state is not None
+        game = self.state.game
+        cheaters: list[tuple[int, str]] = []
+        for claim in self.claims:
+            held = [cards[s] for s in claim.slots]
+            trumps = sorted((game.rank[c], c) for c in held if game.suit[c] == claim.trump)
+            if claim.card < 0 and trumps:
+                cheaters.append((claim.seat, "said «no trump» while holding one"))
+            elif claim.card >= 0 and (not trumps or trumps[0][1] != claim.card):
+                cheaters.append((claim.seat, "showed a trump that was not the lowest"))
+        return AuditFinished(tuple(cheaters))
