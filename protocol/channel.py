@@ -239,7 +239,7 @@ class PeerConnection:
         """32 bytes both ends derive; differs for every connection (usable as a channel binding)."""
         self._framer = Framer(max_frame_size=max_frame_size)
         self._max_plaintext = max_frame_size - AEAD_TAG_SIZE
-        self._ephemeral = ephemeral_key or X25519PrivateKey.generate()
+        self._ephemeral: X25519PrivateKey | None = ephemeral_key or X25519PrivateKey.generate()
         self._nonce_limit = nonce_limit
         self._claimed_peer: PeerId | None = None
         self._shared_secret: bytes | None = None
@@ -312,12 +312,14 @@ class PeerConnection:
     # --- sending -------------------------------------------------------------------------------
 
     def _send_init(self) -> bytes:
+        assert self._ephemeral is not None
         init = HandshakeInit(self.versions, self.identity.peer_id, _public_bytes(self._ephemeral))
         self._init_bytes = init.encode()
         return self._framer.send(self._init_bytes)
 
     def _send_reply(self) -> bytes:
         assert self.version is not None
+        assert self._ephemeral is not None
         ephemeral = _public_bytes(self._ephemeral)
         signature = self.identity.sign(
             HANDSHAKE_RESPONDER_CONTEXT,
@@ -396,6 +398,7 @@ class PeerConnection:
                 f"we speak {list(self.versions)})",
                 code=ErrorCode.UNSUPPORTED_VERSION,
             )
+        assert self._ephemeral is not None
         self._shared_secret = _exchange(self._ephemeral, init.ephemeral)
         self._init_bytes = data
         self.version = max(common)
@@ -416,6 +419,7 @@ class PeerConnection:
             raise RemoteProtocolError(
                 "handshake signature does not verify", code=ErrorCode.BAD_SIGNATURE
             )
+        assert self._ephemeral is not None
         self._shared_secret = _exchange(self._ephemeral, reply.ephemeral)
         self._reply_bytes = data
         self.peer = reply.identity
@@ -486,7 +490,9 @@ class PeerConnection:
             self._send, self._receive = initiator_to_responder, responder_to_initiator
         else:
             self._send, self._receive = responder_to_initiator, initiator_to_responder
+        # Forward secrecy: nothing that could recompute the keys outlives the key schedule.
         self._shared_secret = None
+        self._ephemeral = None
 
 
 def _public_bytes(key: X25519PrivateKey) -> bytes:

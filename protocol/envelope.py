@@ -41,7 +41,7 @@ class Envelope(Message):
     author: PeerId = field(metadata=wire(KEY, "author's identity"))
     game: bytes = field(metadata=wire(GAME, "game id"))
     payload: bytes = field(metadata=wire(ENVELOPE_BYTES, "canonical bytes of a signed message"))
-    signature: bytes = field(metadata=wire(SIGNATURE, "Ed25519 over context || game || payload"))
+    signature: bytes = field(metadata=wire(SIGNATURE, "author's Ed25519 signature (see Envelopes)"))
     message: Message = field(init=False, repr=False, compare=False)
     """The decoded payload (one of `SIGNED_MESSAGES`)."""
 

@@ -185,8 +185,8 @@ class Text(FieldSpec):
             raise LocalProtocolError(f"{name}: leading or trailing space")
 
     def describe(self) -> str:
-        low = f"{self.min_chars} chars" if self.min_chars else "0"
-        return f"str[{low}..{self.max_bytes} B]"
+        least = f", at least {self.min_chars} char" if self.min_chars else ""
+        return f"text (UTF-8 ≤ {self.max_bytes} B{least})"
 
 
 def _is_space(char: str) -> bool:
@@ -792,20 +792,25 @@ def message_from_value(value: Value, allowed: Catalogue) -> Message:
         raise exc.to_remote() from exc
 
 
-def describe_catalogue(classes: tuple[type[Message], ...]) -> str:
-    """A Markdown table of the given messages' wire layouts (kept in sync with docs/protocol.md)."""
+def describe_catalogue(classes: tuple[type[Record], ...]) -> str:
+    """Markdown tables of the wire layouts (docs/protocol.md embeds them; a test keeps it in sync).
+
+    Messages get their tag and schema version as elements 0 and 1; nested records are bare arrays.
+    """
     lines = []
     for cls in classes:
-        lines.append(f"#### `{cls.__name__}` — tag {cls.TAG}, version {cls.VERSION}")
-        lines.append("")
-        lines.append(f"{(cls.__doc__ or '').strip().splitlines()[0]}")
-        lines.append("")
-        lines.append("| # | Field | Schema | Meaning |")
-        lines.append("|---|---|---|---|")
-        lines.append("| 0 | tag | u8 | `" + str(cls.TAG) + "` |")
-        lines.append("| 1 | version | u8 | `" + str(cls.VERSION) + "` |")
-        docs = {item.name: item.metadata["doc"] for item in dataclasses.fields(cls)}  # type: ignore[arg-type]
-        for index, (name, spec) in enumerate(_wire_fields(cls).items(), start=2):
-            lines.append(f"| {index} | `{name}` | {spec.describe()} | {docs[name]} |")
-        lines.append("")
+        summary = (cls.__doc__ or "").strip().splitlines()[0]
+        rows = []
+        if issubclass(cls, Message):
+            title = f"#### `{cls.__name__}` — tag {cls.TAG}, version {cls.VERSION}"
+            rows.append(f"| 0 | *tag* | fixint | `{cls.TAG}` |")
+            rows.append(f"| 1 | *schema version* | fixint | `{cls.VERSION}` |")
+        else:
+            title = f"#### `{cls.__name__}` — nested record (untagged array)"
+        fields = dataclasses.fields(cls)  # type: ignore[arg-type]
+        docs = {item.name: item.metadata.get("doc", "") for item in fields}
+        for index, (name, spec) in enumerate(_wire_fields(cls).items(), start=len(rows)):
+            rows.append(f"| {index} | `{name}` | {spec.describe()} | {docs[name]} |")
+        lines += [title, "", summary, "", "| # | Field | Schema | Meaning |", "|---|---|---|---|"]
+        lines += [*rows, ""]
     return "\n".join(lines)

@@ -158,6 +158,7 @@ def depth(value: object) -> int:
     return 0
 
 
+@pytest.mark.slow
 @FUZZ
 @given(wire_values)
 def test_round_trip(value: codec.Value) -> None:
@@ -185,6 +186,7 @@ def test_random_bytes_give_only_protocol_errors(data: bytes) -> None:
     check_strict(data)
 
 
+@pytest.mark.slow
 @FUZZ
 @given(wire_values, st.data())
 def test_mutated_encodings_give_only_protocol_errors(
@@ -203,6 +205,7 @@ def test_mutated_encodings_give_only_protocol_errors(
     check_strict(bytes(raw))
 
 
+@pytest.mark.slow
 @FUZZ
 @given(
     st.recursive(

@@ -98,6 +98,7 @@ def test_buffer_is_compacted() -> None:
         assert len(receiver._buffer) < 1000
 
 
+@pytest.mark.slow
 @settings(derandomize=True, max_examples=200)
 @given(
     bodies=st.lists(st.binary(min_size=1, max_size=64), max_size=12),

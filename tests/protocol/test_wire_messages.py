@@ -1,0 +1,260 @@
+"""Message schemas: validation in constructors, strict decoding, versioned tags."""
+
+from __future__ import annotations
+
+import dataclasses
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from wire_support import ALICE, BOB, GAME, RULES, RULES_HASH, all_samples, sample_payloads
+
+from p2p_durak.protocol import codec
+from p2p_durak.protocol.channel import CHANNEL_MESSAGES
+from p2p_durak.protocol.envelope import Envelope
+from p2p_durak.protocol.errors import ErrorCode, LocalProtocolError, RemoteProtocolError
+from p2p_durak.protocol.messages import (
+    DIRECT_MESSAGES,
+    HANDSHAKE_MESSAGES,
+    SIGNED_MESSAGES,
+    Ack,
+    Catalogue,
+    Entry,
+    Error,
+    FairnessWindow,
+    HandshakeInit,
+    Intent,
+    IntentId,
+    JoinRequest,
+    Message,
+    Ping,
+    PlayerInfo,
+    Record,
+    RefuseCode,
+    Reject,
+    RejectCode,
+    Start,
+    TableInfo,
+    catalogue,
+    decode_message,
+    describe_catalogue,
+)
+
+SPEC = Path(__file__).parents[2] / "docs" / "protocol.md"
+
+
+def catalogue_for(message: Message) -> Catalogue:
+    key = (message.TAG, message.VERSION)
+    for table in (HANDSHAKE_MESSAGES, SIGNED_MESSAGES, CHANNEL_MESSAGES):
+        if key in table:
+            return table
+    raise AssertionError(message)
+
+
+def every_sample() -> dict[str, Message]:
+    return {**all_samples(), **sample_payloads()}
+
+
+@pytest.mark.parametrize(("name", "message"), every_sample().items(), ids=every_sample().keys())
+def test_every_sample_round_trips(name: str, message: Message) -> None:
+    data = message.encode()
+    assert data[1:3] == bytes([message.TAG, message.VERSION])
+    decoded = decode_message(data, catalogue_for(message))
+    assert decoded == message
+    assert decoded.encode() == data
+
+
+def test_tags_are_unique_and_catalogues_disjoint() -> None:
+    classes = {
+        cls
+        for table in (HANDSHAKE_MESSAGES, SIGNED_MESSAGES, CHANNEL_MESSAGES)
+        for cls in table.values()
+    }
+    assert len({cls.TAG for cls in classes}) == len(classes)
+    assert not set(SIGNED_MESSAGES) & set(CHANNEL_MESSAGES)
+    assert set(HANDSHAKE_MESSAGES) & set(CHANNEL_MESSAGES) == {(Error.TAG, 1)}
+    with pytest.raises(LocalProtocolError):
+        catalogue(Ping, Ping)
+
+
+def test_wrong_catalogue_is_unexpected() -> None:
+    with pytest.raises(RemoteProtocolError) as info:
+        decode_message(Ping(1).encode(), SIGNED_MESSAGES)
+    assert info.value.code is ErrorCode.UNEXPECTED_MESSAGE
+
+
+def test_unknown_version_is_unsupported() -> None:
+    data = codec.encode((Ping.TAG, 2, 5))
+    with pytest.raises(RemoteProtocolError) as info:
+        decode_message(data, DIRECT_MESSAGES)
+    assert info.value.code is ErrorCode.UNSUPPORTED_VERSION
+
+
+@pytest.mark.parametrize(
+    "value",
+    [
+        (),
+        (64,),
+        ("64", 1, 5),
+        (64, True, 5),
+        (64, 1),
+        (64, 1, 5, 6),
+        (64, 1, True),
+        (64, 1, -1),
+        (64, 1, b"\x05"),
+        (64, 1, None),
+        (64, 1, (5,)),
+        5,
+    ],
+)
+def test_off_schema_ping_is_refused(value: codec.Value) -> None:
+    with pytest.raises(RemoteProtocolError):
+        decode_message(codec.encode(value), DIRECT_MESSAGES)
+
+
+def test_constructors_validate() -> None:
+    with pytest.raises(LocalProtocolError):
+        Ping(-1)
+    with pytest.raises(LocalProtocolError):
+        Ping(True)
+    with pytest.raises(LocalProtocolError):
+        Ack(1, b"short", bytes(32))
+    with pytest.raises(LocalProtocolError):
+        Intent(GAME, 6, 0, 0, b"x")  # seats are 0..5
+    with pytest.raises(LocalProtocolError):
+        Intent(GAME, 0, 0, 0, b"")  # an action is never empty
+    with pytest.raises(LocalProtocolError):
+        Reject((0, 1), RejectCode.STALE, "")  # type: ignore[arg-type]
+    with pytest.raises(LocalProtocolError):
+        Error(3, "")  # type: ignore[arg-type]
+    with pytest.raises(LocalProtocolError):
+        HandshakeInit((2, 1), ALICE.peer_id, bytes(32))
+    with pytest.raises(LocalProtocolError):
+        HandshakeInit((), ALICE.peer_id, bytes(32))
+    with pytest.raises(LocalProtocolError):
+        Entry(1, bytes(32), 0, (), None)
+    with pytest.raises(LocalProtocolError):
+        Entry(1, bytes(32), 0, (b"x",), FairnessWindow(50, 2))
+    with pytest.raises(LocalProtocolError):
+        Entry(1, bytes(32), 0, [b"x"], None)  # type: ignore[arg-type]
+    players = (PlayerInfo(ALICE.peer_id, "A"), PlayerInfo(ALICE.peer_id, "B"))
+    with pytest.raises(LocalProtocolError, match="twice"):
+        Start(GAME, RULES_HASH, players)
+    with pytest.raises(LocalProtocolError):
+        Start(GAME, RULES_HASH, players[:1])
+    with pytest.raises(LocalProtocolError, match="hash"):
+        TableInfo(GAME, "t", bytes(32), RULES, 2, (), started=False)
+    seated = (PlayerInfo(BOB.peer_id, "B"), PlayerInfo(ALICE.peer_id, "A"))
+    with pytest.raises(LocalProtocolError, match="exceeds"):
+        TableInfo(GAME, "t", RULES_HASH, RULES, 2, (*seated, PlayerInfo(ALICE.peer_id, "C")), False)
+    with pytest.raises(LocalProtocolError, match="twice"):
+        TableInfo(GAME, "t", RULES_HASH, RULES, 4, (*seated, PlayerInfo(ALICE.peer_id, "C")), False)
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "",
+        " Bob",
+        "Bob ",
+        "Bob\n",
+        "\x1b[31mBob",
+        "Bob\u202egnp.exe",
+        "\u2066Bob",
+        "x" * 65,
+        "ж" * 33,
+        "\ud800",
+    ],
+    ids=repr,
+)
+def test_unsafe_names_are_refused(name: str) -> None:
+    with pytest.raises(LocalProtocolError):
+        PlayerInfo(ALICE.peer_id, name)
+    raw = codec.encode((JoinRequest.TAG, 1, GAME, 1, RULES_HASH, "ok", ALICE.peer_id.key))
+    if name != "\ud800":
+        bad = codec.encode((JoinRequest.TAG, 1, GAME, 1, RULES_HASH, name, ALICE.peer_id.key))
+        with pytest.raises(RemoteProtocolError):
+            decode_message(bad, DIRECT_MESSAGES)
+    assert decode_message(raw, DIRECT_MESSAGES) == JoinRequest(
+        GAME, 1, RULES_HASH, "ok", ALICE.peer_id
+    )
+
+
+def test_names_may_be_any_script() -> None:
+    for name in ["Алиса", "鈴木", "Zoë", "👩‍🚀 Ana", "x" * 64, "ж" * 32]:
+        assert PlayerInfo(ALICE.peer_id, name).name == name
+
+
+def test_unknown_codes_and_bad_keys_are_refused() -> None:
+    raw = (Reject.TAG, 1, (0, 1), 99, "")
+    with pytest.raises(RemoteProtocolError, match="unknown RejectCode"):
+        decode_message(codec.encode(raw), SIGNED_MESSAGES)
+    small_order = bytes(32)
+    raw_join = (JoinRequest.TAG, 1, GAME, 1, RULES_HASH, "Eve", small_order)
+    with pytest.raises(RemoteProtocolError) as info:
+        decode_message(codec.encode(raw_join), DIRECT_MESSAGES)
+    assert info.value.code is ErrorCode.WRONG_IDENTITY
+
+
+def test_docs_contain_the_generated_message_tables() -> None:
+    text = SPEC.read_text(encoding="utf-8")
+    tables = (HANDSHAKE_MESSAGES, SIGNED_MESSAGES, CHANNEL_MESSAGES)
+    classes: list[type[Record]] = sorted(
+        {cls for table in tables for cls in table.values()}, key=lambda cls: cls.TAG
+    )
+    assert Envelope in classes
+    for cls in [*classes, PlayerInfo, IntentId, FairnessWindow]:
+        assert describe_catalogue((cls,)) in text, f"docs/protocol.md is stale for {cls.__name__}"
+    for code in [*ErrorCode, *RejectCode, *RefuseCode]:
+        assert f"`{code.name}` | {code.value} |" in text
+
+
+# --- Structured fuzzing: valid messages with one field replaced by a random wire value ---------
+
+wire_scalars = (
+    st.none()
+    | st.booleans()
+    | st.integers(min_value=codec.INT_MIN, max_value=codec.INT_MAX)
+    | st.integers(-3, 300)
+    | st.binary(max_size=40)
+    | st.sampled_from([bytes(16), bytes(32), bytes(64), ALICE.peer_id.key])
+    | st.text(max_size=10)
+)
+wire_values = st.recursive(
+    wire_scalars, lambda inner: st.lists(inner, max_size=4).map(tuple), max_leaves=10
+)
+SAMPLES = list(every_sample().values())
+
+
+def replace_at(value: codec.Value, path: list[int], new: codec.Value) -> codec.Value:
+    if not path or type(value) is not tuple or not value:
+        return new
+    index = path[0] % len(value)
+    return (*value[:index], replace_at(value[index], path[1:], new), *value[index + 1 :])
+
+
+@pytest.mark.slow
+@settings(derandomize=True, max_examples=300, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    st.sampled_from(range(len(SAMPLES))),
+    st.lists(st.integers(0, 10), min_size=1, max_size=3),
+    wire_values,
+)
+def test_mutated_messages_decode_or_raise_protocol_errors(
+    sample: int, path: list[int], new: codec.Value
+) -> None:
+    message = SAMPLES[sample]
+    value = codec.decode(message.encode())
+    mutated = replace_at(value, path, new)
+    try:
+        data = codec.encode(mutated)
+    except LocalProtocolError:
+        return  # too deep to encode at all
+    try:
+        decoded = decode_message(data, catalogue_for(message))
+    except RemoteProtocolError:
+        return
+    assert decoded.encode() == data
+    for item in dataclasses.fields(decoded):  # type: ignore[arg-type]
+        assert getattr(decoded, item.name) is not None or item.name == "fairness"
