@@ -35,7 +35,7 @@ from cryptography.hazmat.primitives.ciphers.aead import ChaCha20Poly1305
 from cryptography.hazmat.primitives.kdf.hkdf import HKDF
 from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
 
-from p2p_durak.protocol.codec import MAX_FRAME_SIZE, sha256
+from p2p_durak.protocol.codec import AEAD_TAG_SIZE, MAX_FRAME_SIZE, sha256
 from p2p_durak.protocol.envelope import Envelope
 from p2p_durak.protocol.errors import (
     ErrorCode,
@@ -65,9 +65,6 @@ from p2p_durak.protocol.messages import (
     decode_message,
 )
 
-AEAD_TAG_SIZE: Final = 16
-MAX_PLAINTEXT_SIZE: Final = MAX_FRAME_SIZE - AEAD_TAG_SIZE
-"""Largest encoded message that fits in one encrypted frame."""
 NONCE_LIMIT: Final = 1 << 64
 """Frames per direction before the 64-bit counter would wrap; the channel refuses to go on."""
 KEY_SCHEDULE_INFO: Final = b"p2p-durak/1 channel keys"

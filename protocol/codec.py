@@ -35,6 +35,10 @@ Value: TypeAlias = "bool | int | bytes | str | tuple[Value, ...] | None"
 MAX_FRAME_SIZE: Final = 1 << 20
 """Largest frame body in bytes (1 MiB); also the largest encoded message."""
 
+AEAD_TAG_SIZE: Final = 16
+MAX_MESSAGE_SIZE: Final = MAX_FRAME_SIZE - AEAD_TAG_SIZE
+"""Largest encoded message that fits in one encrypted frame."""
+
 INT_MIN: Final = -(1 << 63)
 INT_MAX: Final = (1 << 64) - 1
 

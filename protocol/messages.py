@@ -19,7 +19,7 @@ from __future__ import annotations
 import dataclasses
 import unicodedata
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import IntEnum
 from typing import Any, ClassVar, Final, Self
@@ -716,6 +716,52 @@ class Pong(Message):
     TAG: ClassVar[int] = 65
     VERSION: ClassVar[int] = 1
     nonce: int = field(metadata=wire(U64, "the Ping's nonce"))
+
+
+def chunk_catch_up(
+    game: bytes,
+    from_seq: int,
+    entries: Sequence[bytes],
+    *,
+    max_size: int = codec.MAX_MESSAGE_SIZE,
+) -> tuple[CatchUpResponse, ...]:
+    """Split committed entry envelopes (seq `from_seq` onwards) into responses that each encode
+    to at most `max_size` bytes and hold at most `MAX_CATCH_UP_ENTRIES`; only the last has
+    ``more=False``. An empty list gives one empty response."""
+    chunks: list[list[bytes]] = [[]]
+    budget = _catch_up_budget(game, from_seq, max_size)
+    for entry in entries:
+        chunk = chunks[-1]
+        cost = _bin_size(len(entry)) + (2 if len(chunk) == 15 else 0)  # fixarray -> array16
+        if chunk and (cost > budget or len(chunk) == MAX_CATCH_UP_ENTRIES):
+            chunk = []
+            chunks.append(chunk)
+            budget = _catch_up_budget(game, from_seq + sum(map(len, chunks[:-1])), max_size)
+            cost = _bin_size(len(entry))
+        if cost > budget:
+            raise LocalProtocolError(
+                f"entry of {len(entry)} bytes cannot fit in a catch-up response",
+                code=ErrorCode.FRAME_TOO_LARGE,
+            )
+        chunk.append(entry)
+        budget -= cost
+    responses = []
+    seq = from_seq
+    for index, chunk in enumerate(chunks):
+        more = index < len(chunks) - 1
+        responses.append(CatchUpResponse(game, seq, tuple(chunk), more=more))
+        seq += len(chunk)
+    return tuple(responses)
+
+
+def _catch_up_budget(game: bytes, from_seq: int, max_size: int) -> int:
+    """Bytes left for entries after the fixed part of a response (with an empty entry array)."""
+    return max_size - len(CatchUpResponse(game, from_seq, (), more=True).encode())
+
+
+def _bin_size(length: int) -> int:
+    header = 2 if length < 1 << 8 else 3 if length < 1 << 16 else 5
+    return header + length
 
 
 def _check_distinct_players(players: tuple[PlayerInfo, ...], name: str) -> None:

@@ -17,9 +17,11 @@ from p2p_durak.protocol.errors import ErrorCode, LocalProtocolError, RemoteProto
 from p2p_durak.protocol.messages import (
     DIRECT_MESSAGES,
     HANDSHAKE_MESSAGES,
+    MAX_CATCH_UP_ENTRIES,
     SIGNED_MESSAGES,
     Ack,
     Catalogue,
+    CatchUpResponse,
     Entry,
     Error,
     FairnessWindow,
@@ -37,6 +39,7 @@ from p2p_durak.protocol.messages import (
     Start,
     TableInfo,
     catalogue,
+    chunk_catch_up,
     decode_message,
     describe_catalogue,
 )
@@ -258,3 +261,61 @@ def test_mutated_messages_decode_or_raise_protocol_errors(
     assert decoded.encode() == data
     for item in dataclasses.fields(decoded):  # type: ignore[arg-type]
         assert getattr(decoded, item.name) is not None or item.name == "fairness"
+
+
+# --- Catch-up chunking -------------------------------------------------------------------------
+
+
+def check_chunks(entries: list[bytes], max_size: int, first_seq: int = 10) -> None:
+    responses = chunk_catch_up(GAME, first_seq, entries, max_size=max_size)
+    assert [entry for response in responses for entry in response.entries] == entries
+    assert [response.more for response in responses] == [True] * (len(responses) - 1) + [False]
+    seq = first_seq
+    for index, response in enumerate(responses):
+        assert response.from_seq == seq
+        seq += len(response.entries)
+        assert len(response.encode()) <= max_size
+        assert response.entries or len(responses) == 1
+        if index + 1 < len(responses):  # greedy: the next entry would not have fit
+            bigger = (
+                CatchUpResponse(
+                    GAME,
+                    response.from_seq,
+                    (*response.entries, responses[index + 1].entries[0]),
+                    True,
+                )
+                if len(response.entries) < MAX_CATCH_UP_ENTRIES
+                else None
+            )
+            assert bigger is None or len(bigger.encode()) > max_size
+
+
+def test_catch_up_chunks_respect_size_and_count() -> None:
+    check_chunks([], 100)
+    check_chunks([b"x" * 40] * 7, 130)
+    check_chunks([b"e"] * 600, codec.MAX_MESSAGE_SIZE)
+    check_chunks([b"a" * 300, b"b" * 70_000, b"c"], codec.MAX_MESSAGE_SIZE)
+    with pytest.raises(LocalProtocolError):
+        chunk_catch_up(GAME, 1, [b"x" * 200], max_size=100)
+
+
+@settings(derandomize=True, max_examples=150)
+@given(st.lists(st.integers(1, 300), max_size=60), st.integers(340, 2000), st.integers(0, 2**40))
+def test_catch_up_chunking_property(sizes: list[int], max_size: int, first_seq: int) -> None:
+    check_chunks([bytes([i % 256]) * size for i, size in enumerate(sizes)], max_size, first_seq)
+
+
+# --- Raw bytes against every catalogue -----------------------------------------------------------
+
+
+@settings(derandomize=True, max_examples=300)
+@given(
+    st.binary(max_size=300),
+    st.sampled_from([HANDSHAKE_MESSAGES, SIGNED_MESSAGES, CHANNEL_MESSAGES]),
+)
+def test_random_bytes_decode_only_to_protocol_errors(data: bytes, allowed: Catalogue) -> None:
+    try:
+        message = decode_message(data, allowed)
+    except RemoteProtocolError:
+        return
+    assert message.encode() == data
