@@ -14,7 +14,7 @@ variant    rules preset id: ``[a-z0-9][a-z0-9._-]{0,31}``               ``podkid
 rules      SHA-256 of the canonical rules, 64 lowercase hex digits
 taken      seats taken (decimal)                                        ``2``
 free       seats free (decimal); 2 <= taken + free <= 6                 ``1``
-fp         the hosting node's fingerprint, 16..64 lowercase hex digits
+fp         the hosting node's fingerprint (``PeerId.fingerprint``)        ``ABCD-EFGH-IJKL-MNOP``
 =========  ==========================================================  =========================
 
 Decoding is strict because any host on the LAN can advertise anything: the raw TXT bytes are
@@ -32,6 +32,8 @@ import secrets
 import unicodedata
 from dataclasses import dataclass
 
+from p2p_durak.protocol.identity import fingerprint
+
 SERVICE_TYPE = "_durak._tcp.local."
 TXT_VERSION = 1
 MIN_SEATS = 2
@@ -41,7 +43,10 @@ MAX_TXT_STRINGS = 32
 MAX_PROTOCOL_VERSION = 0xFFFF
 
 _TABLE_ID_RE = re.compile(r"[0-9a-f]{32}")
-_FINGERPRINT_RE = re.compile(r"[0-9a-f]{16,64}")
+# The fingerprint format belongs to the protocol: base32 in dash-separated groups of four.
+_FINGERPRINT_CHARS = len(fingerprint(bytes(32)).replace("-", ""))
+_FINGERPRINT_GROUPS = _FINGERPRINT_CHARS // 4
+_FINGERPRINT_RE = re.compile(r"[A-Z2-7]{4}(?:-[A-Z2-7]{4})" + f"{{{_FINGERPRINT_GROUPS - 1}}}")
 _RULES_HASH_RE = re.compile(r"[0-9a-f]{64}")
 _VARIANT_RE = re.compile(r"[a-z0-9][a-z0-9._-]{0,31}")
 _DECIMAL_RE = re.compile(r"0|[1-9][0-9]{0,5}")
@@ -96,7 +101,7 @@ class TableAd:
         if not isinstance(self.variant, str) or not _VARIANT_RE.fullmatch(self.variant):
             raise TableAdError(f"variant {self.variant!r} is not a preset id")
         _check_hex("rules hash", self.rules_hash, _RULES_HASH_RE, "64 lowercase hex digits")
-        _check_hex("fingerprint", self.fingerprint, _FINGERPRINT_RE, "16..64 lowercase hex digits")
+        _check_hex("fingerprint", self.fingerprint, _FINGERPRINT_RE, "a node fingerprint")
         _check_int("seats taken", self.seats_taken, 0, MAX_SEATS)
         _check_int("seats free", self.seats_free, 0, MAX_SEATS)
         seats = self.seats_taken + self.seats_free

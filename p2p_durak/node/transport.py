@@ -127,8 +127,7 @@ class _Pipe:
         """Move everything waiting in the send buffer across, unless the link is down."""
         if self.link.broken or self.link.stalled():
             return
-        while memory_stream_pump(self.send, self.receive):
-            pass
+        memory_stream_pump(self.send, self.receive)  # moves all buffered bytes, or the EOF
 
     def break_(self) -> None:
         # The receiver reads what already arrived, then end-of-stream; nothing more arrives.
@@ -283,8 +282,12 @@ class MemoryListener:
         try:
             async with trio.open_nursery() as handlers:
                 task_status.started(endpoint)
-                async for stream in incoming:
-                    handlers.start_soon(_run_handler, handler, stream)
+                try:
+                    async for stream in incoming:
+                        handlers.start_soon(_run_handler, handler, stream)
+                finally:
+                    # Stop accepting at once, before the handlers finish.
+                    self._network.unbind(endpoint)
         finally:
             self._network.unbind(endpoint)
             # Connections dialled but never handed to a handler: their dialers see EOF.
