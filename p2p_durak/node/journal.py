@@ -10,11 +10,15 @@ Journal file layout (all integers big-endian)::
 
 ``append`` writes a record with one positioned write and syncs it to disk before returning, so a
 record that ``append`` returned for survives a crash or power loss. A crash *during* an append
-leaves a torn tail: a partial header, a partial payload, or (on some file systems) a zero-filled
-extension. ``Journal.open`` detects it and truncates the file back to the last whole record, so a
-torn record is never returned. Damage anywhere else (a record that fails its checks and is
-followed by more data) is not something a crash produces; it raises :class:`JournalCorrupt` and
-the file is left untouched.
+leaves a torn tail: part of the record, possibly followed by zeros or junk where the file system
+extended the file without writing the data. ``Journal.open`` detects it and truncates the file
+back to the last whole record, so a torn record is never returned.
+
+Damage is told apart from a torn tail by what follows it: since every append is synced before
+the next one starts, a crash can only tear the *last* record. So a bad record followed by a valid
+record anywhere later in the file is damage, not a crash: it raises :class:`JournalCorrupt` and
+the file is left untouched. (The search for a later valid record stops at the first one found;
+with records back to back that is at most one record away.)
 
 The header carries its own checksum so a damaged length is recognised as damage, instead of
 being believed and swallowing the records after it.
@@ -118,23 +122,48 @@ def _pread_exact(fd: int, size: int, offset: int) -> bytes:
     return b"".join(chunks)
 
 
-def _all_zero_from(fd: int, offset: int, end: int) -> bool:
-    while offset < end:
-        chunk = os.pread(fd, min(end - offset, _READ_CHUNK), offset)
-        if not chunk:
-            return True
-        if chunk.count(0) != len(chunk):
+_MAX_LENGTH_FIRST_BYTE = MAX_RECORD_BYTES.to_bytes(4, "big")[0]
+
+
+def _record_at(fd: int, chunk: bytes, index: int, position: int, end: int) -> bool:
+    """Whether a whole, checksum-valid record starts at ``chunk[index]`` (file ``position``)."""
+    header = chunk[index : index + HEADER.size]
+    length, payload_crc, header_crc = HEADER.unpack(header)
+    if _crc(header[:8]) != header_crc or length > MAX_RECORD_BYTES:
+        return False
+    if position + HEADER.size + length > end:
+        return False
+    start = index + HEADER.size
+    payload = chunk[start : start + length]
+    if len(payload) < length:
+        payload = _pread_exact(fd, length, position + HEADER.size)
+    return _crc(payload) == payload_crc
+
+
+def _valid_record_after(fd: int, bad: int, end: int) -> bool:
+    """Whether a whole, valid record starts anywhere in (bad, end)."""
+    offset = bad + 1
+    while offset + HEADER.size <= end:
+        chunk = _pread_exact(fd, min(_READ_CHUNK, end - offset), offset)
+        last = len(chunk) - HEADER.size
+        if last < 0:
             return False
-        offset += len(chunk)
-    return True
+        for index in range(last + 1):
+            # A length byte above the limit's top byte cannot start a record: skip cheaply.
+            if chunk[index] <= _MAX_LENGTH_FIRST_BYTE and _record_at(
+                fd, chunk, index, offset + index, end
+            ):
+                return True
+        offset += last + 1
+    return False
 
 
 class _Damage(Exception):
-    def __init__(self, offset: int, reason: str, *, torn: bool) -> None:
+    def __init__(self, offset: int, reason: str, *, torn: bool | None = None) -> None:
         super().__init__(reason)
         self.offset = offset
         self.reason = reason
-        self.torn = torn
+        self.torn = torn  # None: depends on what follows
 
 
 def _scan(fd: int, start: int, end: int) -> Iterator[tuple[int, bytes]]:
@@ -147,19 +176,18 @@ def _scan(fd: int, start: int, end: int) -> Iterator[tuple[int, bytes]]:
             raise _Damage(offset, "incomplete record header", torn=True)
         length, payload_crc, header_crc = HEADER.unpack(header)
         if _crc(header[:8]) != header_crc:
-            torn = _all_zero_from(fd, offset, end)
-            raise _Damage(offset, "record header fails its checksum", torn=torn)
+            raise _Damage(offset, "record header fails its checksum")
         if length > MAX_RECORD_BYTES:
-            raise _Damage(offset, f"record length {length} exceeds the limit", torn=False)
+            raise _Damage(offset, f"record length {length} exceeds the limit")
         record_end = offset + HEADER.size + length
         if record_end > end:
+            # A valid header is one we wrote: the payload after it was cut short.
             raise _Damage(offset, "incomplete record payload", torn=True)
         payload = _pread_exact(fd, length, offset + HEADER.size)
         if len(payload) != length:
             raise _Damage(offset, "file shrank while reading", torn=False)
         if _crc(payload) != payload_crc:
-            torn = _all_zero_from(fd, record_end, end)
-            raise _Damage(offset, "record payload fails its checksum", torn=torn)
+            raise _Damage(offset, "record payload fails its checksum")
         yield offset, payload
         offset = record_end
 
@@ -225,7 +253,10 @@ class Journal:
                 end = offset + HEADER.size + len(payload)
                 count += 1
         except _Damage as damage:
-            if not damage.torn:
+            torn = damage.torn
+            if torn is None:
+                torn = not _valid_record_after(fd, damage.offset, size)
+            if not torn:
                 raise JournalCorrupt(path, damage.offset, damage.reason) from None
             log.warning(
                 "%s: cutting %d bytes of torn tail at byte %d (%s)",
