@@ -24,6 +24,8 @@ def build_parser() -> argparse.ArgumentParser:
         if info.name.startswith("commands_"):
             module = importlib.import_module(f"{cli_package.__name__}.{info.name}")
             module.register(subparsers)
+            if hasattr(module, "default_handler"):  # what `durak` alone runs
+                parser.set_defaults(handler=module.default_handler)
     return parser
 
 

@@ -1,0 +1,122 @@
+"""Screens as lists of lines of prompt-toolkit fragments, laid out by width.
+
+A fragment is `(style, text)` or `(style, text, mouse_handler)`. The views build whole
+screens from these lines, so a screen is a pure function of what it shows, is tested as
+plain text, and becomes the `FormattedTextControl`'s content unchanged.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any
+
+from prompt_toolkit.formatted_text import StyleAndTextTuples
+from prompt_toolkit.utils import get_cwidth
+
+Fragment = tuple[Any, ...]
+Line = list[Fragment]
+
+
+def text_width(text: str) -> int:
+    return get_cwidth(text)
+
+
+def line_width(line: Sequence[Fragment]) -> int:
+    return sum(get_cwidth(fragment[1]) for fragment in line)
+
+
+def clip_text(text: str, width: int) -> str:
+    """`text` cut to at most `width` cells (an ellipsis marks the cut)."""
+    if get_cwidth(text) <= width:
+        return text
+    out, used = [], 0
+    for char in text:
+        w = get_cwidth(char)
+        if used + w > width - 1:
+            break
+        out.append(char)
+        used += w
+    return "".join(out) + "…" if width > 0 else ""
+
+
+def fit(line: Sequence[Fragment], width: int, style: str = "") -> Line:
+    """The line cut or padded with spaces to exactly `width` cells."""
+    out: Line = []
+    used = 0
+    for fragment in line:
+        text = fragment[1]
+        w = get_cwidth(text)
+        if used + w > width:
+            text = clip_text(text, width - used)
+            w = get_cwidth(text)
+            out.append((fragment[0], text, *fragment[2:]))
+            used += w
+            break
+        out.append(fragment)
+        used += w
+    if used < width:
+        out.append((style, " " * (width - used)))
+    return out
+
+
+def pad_lines(lines: Sequence[Line], height: int) -> list[Line]:
+    """The first `height` lines, with empty lines added to reach it."""
+    out = list(lines[:height])
+    out.extend([] for _ in range(height - len(out)))
+    return out
+
+
+def columns(left: Sequence[Line], left_width: int, right: Sequence[Line], right_width: int,
+            separator: Fragment = ("class:rule", "│")) -> list[Line]:
+    """Two blocks side by side, as tall as the taller one."""
+    height = max(len(left), len(right))
+    lines = []
+    for a, b in zip(pad_lines(left, height), pad_lines(right, height), strict=True):
+        lines.append(fit(a, left_width) + [separator] + fit(b, right_width))
+    return lines
+
+
+def wrap(text: str, width: int) -> list[str]:
+    """Words wrapped to `width` cells (a word longer than a line is cut)."""
+    lines: list[str] = []
+    for paragraph in text.split("\n"):
+        current = ""
+        for word in paragraph.split(" "):
+            candidate = f"{current} {word}" if current else word
+            if get_cwidth(candidate) <= width:
+                current = candidate
+            else:
+                if current:
+                    lines.append(current)
+                current = clip_text(word, width)
+        lines.append(current)
+    return lines
+
+
+def to_formatted(lines: Iterable[Line]) -> StyleAndTextTuples:
+    out: StyleAndTextTuples = []
+    for i, line in enumerate(lines):
+        if i:
+            out.append(("", "\n"))
+        out.extend(line)
+    return out
+
+
+def plain(lines: Iterable[Line]) -> str:
+    """The screen as plain text, trailing blanks trimmed (for tests and docs)."""
+    return "\n".join("".join(f[1] for f in line).rstrip() for line in lines)
+
+
+def clickable(style: str, text: str, on_click: Callable[[], None] | None) -> Fragment:
+    """A fragment that calls `on_click` when the mouse button is released on it."""
+    if on_click is None:
+        return (style, text)
+    from prompt_toolkit.mouse_events import MouseEventType
+
+    def handler(event: Any) -> Any:
+        if event.event_type == MouseEventType.MOUSE_UP:
+            on_click()
+            return None
+        return NotImplemented
+
+    return (style, text, handler)

@@ -1,0 +1,56 @@
+"""Cards as the terminal shows them: text in either notation, colour class, hand order.
+
+The notation comes from the engine's `DeckSpec.card_text` (Russian В Д К Т or English J Q K
+A; suit symbols, or letters with `ascii_only`). Red suits (♥ ♦) and dark suits (♠ ♣) get
+their own style classes. A hand is shown grouped by suit, plain suits first in alternating
+colours, trumps last, each suit from its lowest card up.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from p2p_durak.engine import Game, Suit
+from p2p_durak.engine.cards import NO_SUIT, SUIT_ASCII, SUIT_SYMBOLS
+
+RED_SUITS = frozenset({int(Suit.DIAMONDS), int(Suit.HEARTS)})
+SUIT_ORDER = (int(Suit.SPADES), int(Suit.HEARTS), int(Suit.CLUBS), int(Suit.DIAMONDS))
+"""Plain suits alternate colours, so neighbouring groups are easy to tell apart."""
+
+
+class CardText:
+    """How one game's cards read on this terminal, in this language."""
+
+    def __init__(self, game: Game, lang: str, ascii_only: bool) -> None:
+        self.game = game
+        self.lang = lang
+        self.ascii_only = ascii_only
+
+    def __call__(self, card: int) -> str:
+        return self.game.deck.card_text(card, self.lang, ascii_only=self.ascii_only)
+
+    def many(self, cards: Iterable[int]) -> str:
+        return " ".join(self(card) for card in cards)
+
+    def style(self, card: int) -> str:
+        suit = self.game.suit[card]
+        if suit == NO_SUIT:
+            return "class:card.joker"
+        return "class:card.red" if suit in RED_SUITS else "class:card.black"
+
+
+def suit_symbol(suit: int, ascii_only: bool) -> str:
+    return SUIT_ASCII[suit] if ascii_only else SUIT_SYMBOLS[suit]
+
+
+def hand_order(game: Game, cards: Iterable[int], trump: int) -> list[int]:
+    """The hand as shown: plain suits in `SUIT_ORDER`, trumps last, low to high in a suit."""
+
+    def key(card: int) -> tuple[int, int, int, int]:
+        suit = game.suit[card]
+        if suit == NO_SUIT:
+            return (2, 0, 0, card)
+        group = 1 if suit == trump else 0
+        return (group, SUIT_ORDER.index(suit), game.rank[card], card)
+
+    return sorted(cards, key=key)

@@ -1,0 +1,276 @@
+"""The UI's trio side: it turns keys into screen changes and session actions.
+
+Key handlers (prompt-toolkit, on the asyncio host) only post key names; this controller,
+running in trio, reads them one at a time, changes what the screens point at, and submits
+actions to the session. Snapshots from the session and discovery events from the backend
+arrive on their own tasks; after every change the controller asks the app to repaint.
+Rendering reads the controller's state only (`render`), so nothing is drawn from anywhere
+but the latest snapshot and the lobby's list.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+
+import trio
+
+from p2p_durak.cli.backend import LobbyBackend, LobbyError, TableOptions
+from p2p_durak.cli.canvas import Line, fit, pad_lines, wrap
+from p2p_durak.cli.help_view import render_help
+from p2p_durak.cli.i18n import Look
+from p2p_durak.cli.lobby_ui import BUTTONS, CreateForm, LobbyUi
+from p2p_durak.cli.lobby_view import render_create, render_lobby
+from p2p_durak.cli.table_ui import SHIFT_DIGIT_KEYS, Notice, TableUi, notice_of, refusal
+from p2p_durak.cli.table_view import MIN_HEIGHT, MIN_WIDTH, Post, render_table_screen
+from p2p_durak.engine import Action, IllegalAction, RuleError
+from p2p_durak.node.api import Session
+
+TABLE_KEYS: dict[str, str] = {
+    "left": "left", "right": "right", "home": "home", "end": "end",
+    "up": "target_prev", "s-tab": "target_prev", "down": "target_next", "tab": "target_next",
+    "space": "mark", "enter": "play", "b": "beat", "t": "take", "p": "pass", "d": "pass",
+    "r": "transfer", "s": "show",
+}
+
+
+class Controller:
+    def __init__(self, backend: LobbyBackend, look: Look, base_options: TableOptions, *,
+                 invalidate: Callable[[], None] = lambda: None,
+                 exit_app: Callable[[], None] = lambda: None,
+                 autostart: bool = False,
+                 discovery_note: Notice | None = None) -> None:
+        self.backend = backend
+        self.look = look
+        self.base = base_options
+        self.invalidate = invalidate
+        self.exit_app = exit_app
+        self.autostart = autostart
+        self.screen = "lobby"  # lobby | create | table
+        self.help = False
+        self.lobby = LobbyUi(discovery=discovery_note)
+        self.form = CreateForm()
+        self.form.select_preset(base_options.preset_id)
+        self.form.players = base_options.players
+        self.table = TableUi()
+        self.session: Session | None = None
+        self.intents_handled = 0
+        self._nursery: trio.Nursery | None = None
+
+    # ---- running --------------------------------------------------------------------------
+
+    async def run(self, intents: trio.MemoryReceiveChannel[str], *,
+                  task_status: trio.TaskStatus[None] = trio.TASK_STATUS_IGNORED) -> None:
+        async with trio.open_nursery() as nursery:
+            self._nursery = nursery
+            nursery.start_soon(self._watch_tables)
+            task_status.started()
+            if self.autostart:
+                await self._practice(self.base)
+            async for key in intents:
+                await self.handle(key)
+                self.intents_handled += 1
+                self.invalidate()
+            nursery.cancel_scope.cancel()
+
+    async def _watch_tables(self) -> None:
+        async for event in self.backend.tables:
+            self.lobby.apply(event)
+            self.invalidate()
+
+    async def _watch_session(self, session: Session) -> None:
+        async for snapshot in session.snapshots:
+            if self.session is session:
+                self.table.update(snapshot)
+                self.invalidate()
+        if self.session is session:
+            self.session = None
+            self.screen = "lobby"
+            self.help = False
+            self.invalidate()
+
+    # ---- keys -----------------------------------------------------------------------------
+
+    async def handle(self, key: str) -> None:
+        if key == "c-c":
+            await self._leave_table()
+            self.exit_app()
+            return
+        if self.help:
+            if key in ("escape", "?", "f1", "q", "h", "enter"):
+                self.help = False
+            return
+        if key in ("?", "f1", "h"):
+            self.help = True
+            return
+        if key == "l":
+            self.look.toggle_lang()
+            return
+        if self.screen == "table":
+            await self._table_key(key)
+        elif self.screen == "create":
+            await self._create_key(key)
+        else:
+            await self._lobby_key(key)
+
+    async def _lobby_key(self, key: str) -> None:
+        lobby = self.lobby
+        if key == "up":
+            lobby.move(-1)
+        elif key == "down":
+            lobby.move(1)
+        elif key.startswith("click:row:"):
+            lobby.cursor = int(key.rsplit(":", 1)[1])
+            await self._join()
+        elif key == "enter":
+            await self._join()
+        elif key == "c":
+            self.screen = "create"
+            self.form.notice = None
+        elif key == "p":
+            await self._practice(self.base)
+        elif key in ("q", "escape"):
+            self.exit_app()
+
+    async def _create_key(self, key: str) -> None:
+        form = self.form
+        if key in ("up", "s-tab"):
+            form.move(-1)
+        elif key in ("down", "tab"):
+            form.move(1)
+        elif key == "left":
+            form.change(-1)
+        elif key in ("right", "space"):
+            form.change(1)
+        elif key in ("escape", "q"):
+            self.screen = "lobby"
+        elif key == "enter":
+            try:
+                options = form.options(self.base)
+            except RuleError as error:
+                form.notice = refusal(error.message_en, error.message_ru)
+                return
+            if form.field_name == BUTTONS[1]:
+                await self._create(options)
+            else:
+                await self._practice(options)
+
+    async def _table_key(self, key: str) -> None:
+        table = self.table
+        if key in ("q", "escape"):
+            if key == "escape" and not table.leave_armed:
+                table.notice = None
+                return
+            if table.leave_armed or (table.snapshot is not None
+                                     and table.snapshot.activity == "over"):
+                await self._leave_table()
+            else:
+                table.leave_armed = True
+            return
+        if key == "n":
+            await self._next_game()
+            return
+        if key.startswith("click:"):
+            command = key.removeprefix("click:")
+        elif len(key) == 1 and key.isdigit():
+            command = f"card:{(int(key) - 1) % 10}"
+        elif len(key) == 1 and key in SHIFT_DIGIT_KEYS:
+            command = f"card:{10 + SHIFT_DIGIT_KEYS.index(key)}"
+        else:
+            command = TABLE_KEYS.get(key, "")
+        if not command:
+            return
+        if table.pending and not command.startswith(("left", "right", "home", "end", "target",
+                                                     "mark")):
+            return  # one action at a time
+        action = table.command(command)
+        if action is not None:
+            table.notice = None
+            self._submit(action)
+
+    # ---- talking to the backend and the session -------------------------------------------
+
+    def _submit(self, action: Action) -> None:
+        session = self.session
+        if session is None or self._nursery is None:
+            return
+        self.table.pending = True
+        self._nursery.start_soon(self._act, session, action)
+
+    async def _act(self, session: Session, action: Action) -> None:
+        try:
+            await session.act(action)
+        except IllegalAction as error:
+            self.table.notice = refusal(error.reason.en, error.reason.ru)
+        finally:
+            self.table.pending = False
+            self.invalidate()
+
+    async def _next_game(self) -> None:
+        if self.session is None:
+            return
+        try:
+            await self.session.next_game()
+        except IllegalAction as error:
+            self.table.notice = refusal(error.reason.en, error.reason.ru)
+
+    async def _practice(self, options: TableOptions) -> None:
+        await self._open(self.backend.practice(options))
+
+    async def _create(self, options: TableOptions) -> None:
+        await self._open(self.backend.create_table(options))
+
+    async def _join(self) -> None:
+        seen = self.lobby.selected()
+        if seen is None:
+            return
+        if not seen.table.seats_free:
+            self.lobby.notice = notice_of("lobby.full")
+            return
+        await self._open(self.backend.join(seen))
+
+    async def _open(self, opening: Awaitable[Session]) -> None:
+        assert self._nursery is not None
+        try:
+            session = await opening
+        except LobbyError as error:
+            notice = Notice(error.message_en, error.message_ru)
+            if self.screen == "create":
+                self.form.notice = notice
+            else:
+                self.lobby.notice = notice
+            return
+        self.session = session
+        self.table = TableUi()
+        self.screen = "table"
+        self.help = False
+        self._nursery.start_soon(self._watch_session, session)
+
+    async def _leave_table(self) -> None:
+        session, self.session = self.session, None
+        if session is not None:
+            await session.leave()
+        self.screen = "lobby"
+        self.table = TableUi()
+
+    # ---- drawing --------------------------------------------------------------------------
+
+    def render(self, width: int, height: int, post: Post | None = None) -> list[Line]:
+        look = self.look
+        if width < MIN_WIDTH or height < MIN_HEIGHT:
+            text = look.messages("too_small", need_w=MIN_WIDTH, need_h=MIN_HEIGHT,
+                                 w=width, h=height)
+            lines: list[Line] = [[("class:notice.error", t)] for t in wrap(text, width)]
+            return [fit(line, width) for line in pad_lines(lines, height)]
+        if self.help:
+            snap = self.table.snapshot if self.screen == "table" else None
+            if snap is not None:
+                return render_help(snap.preset_id, snap.rules, len(snap.seats), look,
+                                   width, height)
+            return render_help(self.form.preset.id, None, None, look, width, height,
+                               lobby=True)
+        if self.screen == "table":
+            return render_table_screen(self.table, look, width, height, post)
+        if self.screen == "create":
+            return render_create(self.form, self.base, look, width, height)
+        return render_lobby(self.lobby, look, width, height, post)
+

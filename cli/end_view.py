@@ -1,0 +1,57 @@
+"""The end-of-game panel: the durak (or the draw), epaulettes, and the series so far."""
+
+from __future__ import annotations
+
+from p2p_durak.cli.canvas import Line, fit, wrap
+from p2p_durak.cli.cardtext import CardText
+from p2p_durak.cli.i18n import Look
+from p2p_durak.node.api import TableSnapshot
+from p2p_durak.node.local_session import EXTRA_POGONY, EXTRA_TIMEOUT_LOSER
+
+
+def _name(snap: TableSnapshot, seat: int, look: Look) -> str:
+    name = snap.seats[seat].name
+    return f"{name} ({look.messages('you')})" if seat == snap.my_seat else name
+
+
+def render_end_panel(snap: TableSnapshot, look: Look, cards: CardText,
+                     width: int) -> list[Line]:
+    m = look.messages
+    state = snap.state
+    lines: list[Line] = [[("class:over.title", " " + m("over.title"))], []]
+    result = state.result if state is not None else None
+    loser = snap.extra.get(EXTRA_TIMEOUT_LOSER)
+    if loser is not None and loser.isdigit() and int(loser) < len(snap.seats):
+        lines.append([("class:over.durak", " " + m("over.timeout",
+                                                   who=_name(snap, int(loser), look)))])
+    elif result is not None:
+        if result.draw:
+            lines.append([("class:over.draw", " " + m("over.draw"))])
+        elif snap.my_seat in result.durak and len(result.durak) == 1:
+            lines.append([("class:over.durak", " " + m("over.durak_you"))])
+        else:
+            who = ", ".join(_name(snap, s, look) for s in result.durak)
+            lines.append([("class:over.durak", " " + m("over.durak", who=who))])
+            if snap.my_seat not in result.durak:
+                lines.append([("class:over.won", " " + m("over.won"))])
+        if result.pogony:
+            lines.append([("class:over.durak", "   " + m("over.pogony", n=result.pogony))])
+        if result.finish:
+            order = ", ".join(_name(snap, s, look) for s in result.finish)
+            for text in wrap(m("over.finish", order=order), width - 2):
+                lines.append([("class:over", " " + text)])
+    lines.append([])
+    pogony = [int(x) for x in snap.extra.get(EXTRA_POGONY, "").split(",") if x.isdigit()]
+    show_pogony = any(pogony)
+    header = f" {m('over.series', n=snap.game_number):<28} {m('over.col.duraks'):>8}"
+    if show_pogony:
+        header += f" {m('over.col.pogony'):>8}"
+    lines.append([("class:label", header)])
+    for seat in range(len(snap.seats)):
+        name = _name(snap, seat, look)
+        duraks = snap.duraks[seat] if seat < len(snap.duraks) else 0
+        row = f"   {name[:26]:<26} {duraks:>8}"
+        if show_pogony and seat < len(pogony):
+            row += f" {pogony[seat]:>8}"
+        lines.append([("class:player.me" if seat == snap.my_seat else "class:over", row)])
+    return [fit(line, width) for line in lines]

@@ -1,0 +1,50 @@
+"""The help screen: the current rules in short, and the keys."""
+
+from __future__ import annotations
+
+from p2p_durak.cli.canvas import Line, fit, pad_lines, wrap
+from p2p_durak.cli.i18n import Look
+from p2p_durak.cli.table_view import preset_name
+from p2p_durak.engine import RuleSet
+from p2p_durak.engine.presets import PRESETS
+
+
+def rules_summary(rules: RuleSet, look: Look) -> str:
+    """The options that most often differ between tables, in one line."""
+    m = look.messages
+    parts = [
+        f"{m('create.transfer')}: {m('on') if rules.transfer else m('off')}",
+        f"{m('create.throw_in_by')}: {m('throw_in_by.' + rules.throw_in_by)}",
+        f"{m('create.pogony')}: {m('on') if rules.pogony_sixes else m('off')}",
+    ]
+    if rules.teams != "none":
+        parts.append(f"{m('create.teams')}: {rules.teams}")
+    return " · ".join(parts)
+
+
+def render_help(preset_id: str, rules: RuleSet | None, players: int | None, look: Look,
+                width: int, height: int, *, lobby: bool = False) -> list[Line]:
+    m = look.messages
+    name = preset_name(preset_id, look.lang)
+    lines: list[Line] = [fit([("class:header.title", " " + m("help.title", preset=name))],
+                             width, "class:header"), []]
+    preset = PRESETS.get(preset_id)
+    if not lobby:
+        lines.append([("class:label", " " + m("help.rules"))])
+        if preset is not None:
+            for text in wrap(preset.description(look.lang), width - 4)[:5]:
+                lines.append([("", "  " + text)])
+        if rules is not None:
+            deck = rules.deck()
+            lines.append([("", "  " + m("help.deck", size=deck.n_cards, hand=rules.hand_size,
+                                          players=players or "?"))])
+            for text in wrap(rules_summary(rules, look), width - 4)[:2]:
+                lines.append([("class:dim", "  " + text)])
+        lines.append([])
+    lines.append([("class:label", " " + m("help.keys"))])
+    keys = m("help.lobby_lines" if lobby else "help.key_lines")
+    for text in keys.split("\n"):
+        lines.append([("", "  " + text)])
+    body = pad_lines(lines, height - 1)
+    body.append(fit([("class:keys", " " + m("help.close"))], width, "class:keys"))
+    return [fit(line, width) for line in body]

@@ -1,0 +1,315 @@
+"""The UI's words in English and Russian, and how the language and the symbols are chosen.
+
+One catalogue: every key has its English and Russian text (`str.format` fields allowed).
+`detect_lang` reads the locale the way the C library does (LC_ALL, then LC_MESSAGES, then
+LANG); `--lang` overrides it. `can_show_suits` tells whether the terminal's encoding can
+carry the suit symbols; when it cannot, the UI switches to the ASCII notation (`--ascii`
+forces it).
+"""
+
+from __future__ import annotations
+
+import codecs
+import os
+from collections.abc import Mapping
+
+LANGS = ("en", "ru")
+
+CATALOGUE: dict[str, tuple[str, str]] = {
+    # ---- general
+    "app.title": ("Durak", "Дурак"),
+    "too_small": ("The window is too small: the game needs {need_w}×{need_h}, this one is "
+                  "{w}×{h}. Make it larger.",
+                  "Окно слишком маленькое: игре нужно {need_w}×{need_h}, а сейчас {w}×{h}. "
+                  "Увеличьте его."),
+    "yes": ("yes", "да"),
+    "no": ("no", "нет"),
+    "off": ("off", "нет"),
+    "on": ("on", "да"),
+    # ---- lobby
+    "lobby.title": ("Durak — tables on the network", "Дурак — столы в сети"),
+    "lobby.empty": ("No tables found yet. Create one (C) or play alone against bots (P).",
+                    "Столов пока нет. Создайте свой (C) или сыграйте с ботами (P)."),
+    "lobby.columns": ("{name:<24} {variant:<22} {players:>7} {free:>5}",
+                      "{name:<24} {variant:<22} {players:>7} {free:>5}"),
+    "lobby.col.name": ("Table", "Стол"),
+    "lobby.col.variant": ("Variant", "Вариант"),
+    "lobby.col.players": ("Players", "Игроки"),
+    "lobby.col.free": ("Free", "Мест"),
+    "lobby.discovery_off": ("Network discovery is off: {reason}",
+                            "Поиск столов в сети отключён: {reason}"),
+    "lobby.searching": ("Looking for tables on the local network…",
+                        "Ищем столы в локальной сети…"),
+    "lobby.keys": ("↑↓ choose · Enter join · C create · P play with bots · L язык · ? help · "
+                   "Q quit",
+                   "↑↓ выбор · Enter войти · C создать · P играть с ботами · L language · "
+                   "? помощь · Q выход"),
+    "lobby.full": ("that table has no free seat", "за этим столом нет свободных мест"),
+    "lobby.joining": ("Joining {name}…", "Входим за стол {name}…"),
+    "lobby.starting": ("Starting a practice game…", "Начинаем тренировочную партию…"),
+    # ---- create form
+    "create.title": ("New table", "Новый стол"),
+    "create.preset": ("Rules", "Правила"),
+    "create.players": ("Players", "Игроков"),
+    "create.transfer": ("Transfer (перевод)", "Перевод"),
+    "create.throw_in_by": ("Who throws in", "Кто подкидывает"),
+    "create.teams": ("Teams", "Командами"),
+    "create.pogony": ("Epaulettes (pogony)", "Погоны"),
+    "create.timer": ("Turn timer", "Таймер хода"),
+    "create.timer_policy": ("When time runs out", "Когда время вышло"),
+    "create.bots": ("Bots", "Боты"),
+    "create.practice": ("▶ Play with bots", "▶ Играть с ботами"),
+    "create.network": ("▶ Open the table on the network", "▶ Открыть стол в сети"),
+    "create.keys": ("↑↓ field · ←→ change · Enter start · Esc back",
+                    "↑↓ поле · ←→ изменить · Enter начать · Esc назад"),
+    "create.pending": ("{count} more variants of the catalogue are not playable yet.",
+                       "Ещё {count} вариантов из каталога пока не играются."),
+    "throw_in_by.all_non_defenders": ("everyone", "все"),
+    "throw_in_by.neighbours_of_defender": ("neighbours", "соседи"),
+    "throw_in_by.opponents_of_defender": ("opponents", "соперники"),
+    "timer.off": ("no timer", "без таймера"),
+    "timer.seconds": ("{s} s", "{s} с"),
+    "timer_policy.bot": ("a bot moves for you", "за вас ходит бот"),
+    "timer_policy.lose": ("you lose the game", "вы проигрываете"),
+    "level.random": ("random", "случайный"),
+    "level.easy": ("easy", "лёгкий"),
+    "level.medium": ("medium", "средний"),
+    "level.hard": ("hard", "сильный"),
+    # ---- table: header and players
+    "game_no": ("game {n}", "партия {n}"),
+    "trump": ("trump", "козырь"),
+    "trump.none": ("no trump", "без козыря"),
+    "trump.hidden": ("+ hidden", "+ потайной"),
+    "stock": ("stock {n}", "колода {n}"),
+    "discard": ("discard {n}", "бито {n}"),
+    "timer.left": ("⏱ {s} s", "⏱ {s} с"),
+    "you": ("you", "вы"),
+    "cards_n": ("{n} cards", "{n} карт"),
+    "bot": ("bot", "бот"),
+    "role.attacking": ("attacking", "ходит"),
+    "role.throwing": ("may throw in", "подкидывает"),
+    "role.defending": ("defending", "отбивается"),
+    "role.taking": ("takes", "берёт"),
+    "role.out": ("out", "вышел"),
+    "role.waiting": ("", ""),
+    "teammate": ("teammate", "партнёр"),
+    "duraks_n": ("durak ×{n}", "дурак ×{n}"),
+    "table": ("Table", "Стол"),
+    "table.empty": ("(empty)", "(пусто)"),
+    "hand": ("Your hand", "Ваши карты"),
+    "log": ("Moves", "Ходы"),
+    "waiting_for": ("Waiting for {who}", "Ждём: {who}"),
+    "activity.dealing": ("Dealing the cards…", "Раздача карт…"),
+    "activity.shuffling": ("Shuffling the deck: {done}/{total}", "Тасуем колоду: {done}/{total}"),
+    "activity.keys": ("Exchanging keys…", "Обмен ключами…"),
+    "activity.audit": ("Checking the game…", "Проверка партии…"),
+    "activity.lobby": ("Waiting for players…", "Ждём игроков…"),
+    "sending": ("sending…", "отправляем…"),
+    # ---- table: prompts
+    "prompt.lead": ("Your lead: play a card (number or ←→ Enter); Space marks several of a rank.",
+                    "Ваш ход: выберите карту (цифра или ←→ Enter); Пробел — несколько одного "
+                    "достоинства."),
+    "prompt.defend": ("Defend: beat the attack cards, or take (T).",
+                      "Отбивайтесь: побейте карты или возьмите (T)."),
+    "prompt.defend_transfer": ("Defend: beat, transfer (R) or take (T).",
+                               "Отбивайтесь: побейте, переведите (R) или возьмите (T)."),
+    "prompt.throw": ("Throw in a card of a rank on the table, or pass (P).",
+                     "Подкиньте карту того же достоинства или скажите «бито» (P)."),
+    "prompt.throw_after_take": ("They take: throw in more, or pass (P).",
+                                "Берут: подкиньте вдогонку или «пас» (P)."),
+    "prompt.claim": ("Show your lowest trump (S) to see who leads first.",
+                     "Покажите младший козырь (S), чтобы решить, кто ходит первым."),
+    "prompt.no_trump": ("You have no trump: say so (P).",
+                        "У вас нет козырей: скажите об этом (P)."),
+    "prompt.wait": ("", ""),
+    "prompt.over": ("N — play again · Q — back to the lobby",
+                    "N — ещё партия · Q — в лобби"),
+    "prompt.leave_confirm": ("Press Q again to leave the table.",
+                             "Нажмите Q ещё раз, чтобы выйти из-за стола."),
+    "keys.table": ("1-9 play · ←→ Enter · ↑↓ attack card · B beat · T take · P pass · R transfer"
+                   " · S show · ? help",
+                   "1-9 ход · ←→ Enter · ↑↓ карта на столе · B бить · T беру · P бито · "
+                   "R перевод · S показать · ?"),
+    "key.take": ("T take", "T беру"),
+    "key.pass": ("P pass", "P бито"),
+    "key.pass_take": ("P pass", "P пас"),
+    "key.transfer": ("R transfer", "R перевод"),
+    "key.show": ("S show trump", "S показать козырь"),
+    "key.beat": ("B beat selected", "B побить выбранную"),
+    "key.claim": ("S show lowest trump", "S показать младший козырь"),
+    "key.no_trump": ("P no trump", "P нет козыря"),
+    "key.help": ("? help", "? помощь"),
+    "key.leave": ("Q leave", "Q выйти"),
+    "key.play": ("1-9/Enter play", "1-9/Enter ход"),
+    "your_turn": ("Your move", "Ваш ход"),
+    # ---- notices
+    "refused": ("Not allowed: {reason}", "Нельзя: {reason}"),
+    "no_card": ("There is no card there.", "Там нет карты."),
+    "no_target": ("There is no uncovered attack card to beat.",
+                  "На столе нет непокрытой карты."),
+    "mixed_ranks": ("Marked cards must be of one rank.",
+                    "Отмеченные карты должны быть одного достоинства."),
+    "not_now": ("That is not possible now.", "Сейчас так нельзя."),
+    "timeout:bot": ("Time ran out: a bot played for you.",
+                    "Время вышло: за вас сходил бот."),
+    "timeout:lose": ("Time ran out: you lose this game.", "Время вышло: вы проиграли партию."),
+    "network_unavailable": ("Networked tables are not available yet.",
+                            "Сетевые столы пока недоступны."),
+    "session_ended": ("The table has closed.", "Стол закрыт."),
+    "rules_refused": ("These rules cannot be played: {reason}",
+                      "Так играть нельзя: {reason}"),
+    # ---- end of game
+    "over.title": ("Game over", "Партия окончена"),
+    "over.durak": ("The durak: {who}", "Дурак: {who}"),
+    "over.durak_you": ("You are the durak.", "Вы — дурак."),
+    "over.won": ("You are not the durak. Well played!", "Вы не остались в дураках. Браво!"),
+    "over.draw": ("A draw: nobody is the durak.", "Ничья: дурака нет."),
+    "over.pogony": ("with epaulettes (погоны): {n}", "с погонами: {n}"),
+    "over.timeout": ("{who} lost on time.", "{who}: время вышло, партия проиграна."),
+    "over.finish": ("Went out in this order: {order}", "Вышли по порядку: {order}"),
+    "over.series": ("Series after {n} games", "Счёт серии после {n} партий"),
+    "over.col.duraks": ("duraks", "дураков"),
+    "over.col.pogony": ("epaulettes", "погон"),
+    # ---- help
+    "help.title": ("Help — {preset}", "Помощь — {preset}"),
+    "help.rules": ("Rules", "Правила"),
+    "help.keys": ("Keys", "Клавиши"),
+    "help.close": ("Esc or ? — back", "Esc или ? — назад"),
+    "help.deck": ("Deck: {size} cards, {hand} in a hand, {players} players.",
+                  "Колода: {size} карт, по {hand} в руке, игроков: {players}."),
+    "help.key_lines": (
+        "1…9, 0        play your card number 1…10 (Shift+1…0: cards 11…20)\n"
+        "← →  Enter    choose a card, play it\n"
+        "Space         mark several cards of one rank, Enter leads them\n"
+        "↑ ↓  Tab      choose the attack card on the table to beat\n"
+        "B             beat the chosen attack card with the chosen card\n"
+        "T             take the cards (беру)\n"
+        "P             pass, done (бито / пас); no trump in the first-move check\n"
+        "R             transfer with the chosen card (перевод)\n"
+        "S             show a trump: your lowest one, or to transfer by showing\n"
+        "N             next game, once this one is over\n"
+        "L             switch language   ? help   Q leave   Ctrl-C quit\n"
+        "Mouse         click a card to play it, an attack card to choose it",
+        "1…9, 0        сыграть карту с этим номером (Shift+1…0: карты 11…20)\n"
+        "← →  Enter    выбрать карту, сыграть её\n"
+        "Пробел        отметить несколько карт одного достоинства, Enter — ход ими\n"
+        "↑ ↓  Tab      выбрать карту на столе, которую бить\n"
+        "B (И)         побить выбранную карту выбранной картой\n"
+        "T (Е)         беру\n"
+        "P (З)         бито / пас; «нет козыря» при выборе первого хода\n"
+        "R (К)         перевести выбранной картой\n"
+        "S (Ы)         показать козырь: младший, или для перевода показом\n"
+        "N (Т)         следующая партия, когда эта окончена\n"
+        "L (Д)         язык   ? помощь   Q (Й) выйти   Ctrl-C выход из игры\n"
+        "Мышь          щелчок по карте — ход ею, по карте на столе — выбрать её"),
+    "help.lobby_lines": (
+        "↑ ↓           choose a table\n"
+        "Enter         join the chosen table\n"
+        "C             create a table (rules, players, options, bots)\n"
+        "P             play alone against bots right now\n"
+        "L             switch language   Q quit",
+        "↑ ↓           выбрать стол\n"
+        "Enter         сесть за выбранный стол\n"
+        "C (С)         создать стол (правила, игроки, настройки, боты)\n"
+        "P (З)         сразу сыграть с ботами\n"
+        "L (Д)         язык   Q (Й) выход"),
+}
+
+EVENTS: dict[str, tuple[str, str]] = {
+    "Dealt": ("{who} dealt", "{who} раздаёт"),
+    "TrumpRevealed": ("Trump: {card}", "Козырь: {card}"),
+    "TrumpSuit": ("Trump suit: {suit}", "Козырная масть: {suit}"),
+    "NoTrump": ("No trumps this game", "Игра без козырей"),
+    "HiddenTrumpRevealed": ("Hidden trump: {card}", "Потайной козырь: {card}"),
+    "Claimed": ("{who} shows {card}", "{who} показывает {card}"),
+    "ClaimedNone": ("{who}: no trump", "{who}: нет козыря"),
+    "FirstAttacker": ("{who} leads first", "Первым ходит {who}"),
+    "FirstAttackerLot": ("{who} leads first (by lot)", "Первым ходит {who} (жребий)"),
+    "BoutStarted": ("{who} → {whom}", "{who} → {whom}"),
+    "Led": ("{who}: {cards}", "{who}: {cards}"),
+    "ThrewIn": ("{who} throws {card}", "{who} подкидывает {card}"),
+    "Beat": ("{who}: {card} on {attack}", "{who}: {card} на {attack}"),
+    "Transferred": ("{who} transfers {card} → {whom}", "{who} переводит {card} → {whom}"),
+    "TransferredShown": ("{who} shows {card} → {whom}", "{who} показывает {card} → {whom}"),
+    "TakeDeclared": ("{who}: I take", "{who}: беру"),
+    "Passed": ("{who}: pass", "{who}: пас"),
+    "Discarded": ("Done (бито): {n} cards", "Бито: {n} карт"),
+    "Took": ("{who} takes {n} cards", "{who} берёт {n} карт"),
+    "Drew": ("{who} draws {n}", "{who} добирает {n}"),
+    "DrewCards": ("{who} draws {cards}", "{who} добирает {cards}"),
+    "PlayerOut": ("{who} is out", "{who} выходит"),
+    "GameOver": ("Game over", "Партия окончена"),
+}
+
+SUIT_NAMES: dict[str, tuple[str, str, str, str]] = {
+    "en": ("spades", "clubs", "diamonds", "hearts"),
+    "ru": ("пики", "трефы", "бубны", "черви"),
+}
+
+
+class Messages:
+    """The catalogue in one language: `messages("key", field=value)`."""
+
+    def __init__(self, lang: str) -> None:
+        if lang not in LANGS:
+            raise ValueError(f"language {lang!r} is not one of {', '.join(LANGS)}")
+        self.lang = lang
+        self._index = LANGS.index(lang)
+
+    def __call__(self, key: str, **fields: object) -> str:
+        entry = CATALOGUE.get(key)
+        if entry is None:
+            return key  # an unknown notice is shown as it came
+        text = entry[self._index]
+        return text.format(**fields) if fields else text
+
+    def event(self, key: str, **fields: object) -> str:
+        return EVENTS[key][self._index].format(**fields)
+
+    def has(self, key: str) -> bool:
+        return key in CATALOGUE
+
+
+def detect_lang(environ: Mapping[str, str] | None = None) -> str:
+    """`ru` when the locale says Russian, else `en`."""
+    env = os.environ if environ is None else environ
+    for name in ("LC_ALL", "LC_MESSAGES", "LANG"):
+        value = env.get(name, "")
+        if value:
+            return "ru" if value.lower().startswith("ru") else "en"
+    return "en"
+
+
+def can_show_suits(encoding: str | None) -> bool:
+    """Whether text in `encoding` can carry the suit symbols."""
+    if not encoding:
+        return False
+    try:
+        codecs.lookup(encoding)
+        "♠♣♦♥".encode(encoding)
+    except (LookupError, UnicodeEncodeError):
+        return False
+    return True
+
+
+class Look:
+    """How the UI speaks and draws right now: the language and the suit notation."""
+
+    def __init__(self, lang: str, ascii_only: bool) -> None:
+        self.set_lang(lang)
+        self.ascii_only = ascii_only
+
+    def set_lang(self, lang: str) -> None:
+        self.messages = Messages(lang)
+        self.lang = lang
+
+    def toggle_lang(self) -> None:
+        self.set_lang("en" if self.lang == "ru" else "ru")
+
+
+BOT_NAMES: dict[str, tuple[str, ...]] = {
+    "en": ("Anna", "Boris", "Vera", "Gleb", "Dasha", "Egor", "Zoya", "Ilya", "Kira"),
+    "ru": ("Аня", "Борис", "Вера", "Глеб", "Даша", "Егор", "Зоя", "Илья", "Кира"),
+}
+PLAYER_NAME = {"en": "Player", "ru": "Игрок"}
+"""The human's seat name when neither `--name` nor the login name gives one."""

@@ -1,0 +1,109 @@
+"""The lobby screen (tables on the network) and the new-table form."""
+
+from __future__ import annotations
+
+from p2p_durak.cli.backend import TableOptions
+from p2p_durak.cli.canvas import Line, clickable, fit, pad_lines, wrap
+from p2p_durak.cli.i18n import Look
+from p2p_durak.cli.lobby_ui import FIELDS, TIMERS, CreateForm, LobbyUi
+from p2p_durak.cli.table_view import Post, preset_name
+from p2p_durak.engine.presets import PRESETS
+
+
+def _frame(title: str, body: list[Line], bottom: list[Line], width: int,
+           height: int) -> list[Line]:
+    top = [fit([("class:header.title", f" {title}")], width, "class:header"),
+           [("class:rule", "─" * width)]]
+    middle = height - len(top) - len(bottom)
+    return [fit(line, width) for line in top + pad_lines(body, middle) + bottom]
+
+
+def render_lobby(lobby: LobbyUi, look: Look, width: int, height: int,
+                 post: Post | None = None) -> list[Line]:
+    m = look.messages
+    body: list[Line] = []
+    header = m("lobby.columns", name=m("lobby.col.name"), variant=m("lobby.col.variant"),
+               players=m("lobby.col.players"), free=m("lobby.col.free"))
+    body.append([("class:label", "   " + header)])
+    listed = lobby.listed()
+    if not listed:
+        body.append([])
+        body.append([("class:dim", "   " + m("lobby.empty"))])
+    for index, seen in enumerate(listed):
+        table = seen.table
+        chosen = index == lobby.cursor
+        variant = preset_name(table.variant, look.lang) if table.variant in PRESETS \
+            else table.variant
+        row = m("lobby.columns", name=table.name[:24], variant=variant[:22],
+                players=f"{table.seats_taken}/{table.seats}", free=table.seats_free)
+        style = "class:lobby.row.chosen" if chosen else (
+            "class:lobby.row" if table.seats_free else "class:dim")
+        on_click = None if post is None else (lambda i=index: post(f"click:row:{i}"))
+        body.append([("class:waiting", " ▶ " if chosen and not look.ascii_only else
+                      (" > " if chosen else "   ")), clickable(style, row, on_click)])
+    status: Line = []
+    if lobby.discovery is not None:
+        status = [("class:dim", " " + lobby.discovery.text(look.lang))]
+    elif not listed:
+        status = [("class:dim", " " + m("lobby.searching"))]
+    notice: Line = []
+    if lobby.notice is not None:
+        notice = [("class:notice.error" if lobby.notice.error else "class:notice",
+                   " " + lobby.notice.text(look.lang))]
+    bottom = [status, notice, fit([("class:keys", " " + m("lobby.keys"))], width, "class:keys")]
+    return _frame(m("lobby.title"), body, bottom, width, height)
+
+
+def _value(form: CreateForm, name: str, look: Look) -> str:
+    m = look.messages
+    if name == "preset":
+        return form.preset.name(look.lang)
+    if name == "players":
+        return str(form.players)
+    if name in ("transfer", "teams", "pogony"):
+        return m("on") if getattr(form, name) else m("off")
+    if name == "throw_in_by":
+        return m(f"throw_in_by.{form.throw_in_by}")
+    if name == "timer":
+        seconds = TIMERS[form.timer_index]
+        return m("timer.off") if seconds is None else m("timer.seconds", s=int(seconds))
+    if name == "timer_policy":
+        return m(f"timer_policy.{form.timer_policy}")
+    return m(f"level.{form.bot_level}")
+
+
+def render_create(form: CreateForm, base: TableOptions, look: Look, width: int,
+                  height: int) -> list[Line]:
+    m = look.messages
+    body: list[Line] = []
+    arrows = ("◀ ", " ▶") if not look.ascii_only else ("< ", " >")
+    for index, name in enumerate(FIELDS):
+        focused = index == form.focus
+        style = "class:form.focus" if focused else "class:form"
+        if name in ("practice", "network"):
+            if name == "practice":
+                body.append([])
+            body.append([("", "   "), (style, f" {m('create.' + name)} ")])
+            continue
+        label = m("create.bots" if name == "bots" else f"create.{name}")
+        value = _value(form, name, look)
+        body.append([("class:waiting", " ▶ " if focused and not look.ascii_only else
+                      (" > " if focused else "   ")),
+                     ("class:form.label", f"{label:<24}"),
+                     (style, f"{arrows[0]}{value}{arrows[1]}" if focused else f"  {value}")])
+        if name == "preset":
+            for text in wrap(form.preset.description(look.lang), width - 8)[:4]:
+                body.append([("class:dim", "      " + text)])
+    pending = len(PRESETS) - len(form.presets)
+    if pending:
+        body.append([])
+        body.append([("class:dim", "   " + m("create.pending", count=pending))])
+    error = form.check(base)
+    notice: Line = []
+    if form.notice is not None:
+        notice = [("class:notice.error", " " + form.notice.text(look.lang))]
+    elif error is not None:
+        reason = error.message_ru if look.lang == "ru" else error.message_en
+        notice = [("class:notice.error", " " + m("rules_refused", reason=reason))]
+    bottom = [notice, fit([("class:keys", " " + m("create.keys"))], width, "class:keys")]
+    return _frame(m("create.title"), body, bottom, width, height)

@@ -1,0 +1,271 @@
+"""The table screen's own state (cursor, marks, chosen attack card) and what a key asks for.
+
+`TableUi` holds only what the player is pointing at; the game itself is the latest
+`TableSnapshot`, read, never changed. `TableUi.command(name)` turns a key into either a
+change of what is pointed at, or an `Action` for the session to try. When the player asks for
+something the rules do not allow, the natural action is still built and sent, so the engine
+refuses it and its reason is shown: the UI never guesses the rules on its own.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from p2p_durak.cli.cardtext import hand_order
+from p2p_durak.cli.i18n import Messages
+from p2p_durak.engine import UNKNOWN, Action, State
+from p2p_durak.engine import actions as A
+from p2p_durak.engine.cards import cards_of
+from p2p_durak.engine.state import BOUT, CLAIM, LEAD
+from p2p_durak.node.api import TableSnapshot
+
+DIGIT_KEYS = "1234567890"
+SHIFT_DIGIT_KEYS = "!@#$%^&*()"
+"""Keys that pick hand cards 1…10 and 11…20."""
+
+# What a kind of action is worth to a card pressed without saying what to do with it.
+_PREFERENCE = (A.CLAIM, A.LEAD, A.THROW, A.BEAT, A.TRANSFER, A.SHOW)
+
+
+@dataclass
+class Notice:
+    """A message for the status line, kept in both languages so a switch re-renders it."""
+
+    en: str
+    ru: str
+    error: bool = True
+
+    def text(self, lang: str) -> str:
+        return self.ru if lang == "ru" else self.en
+
+
+@dataclass
+class TableUi:
+    snapshot: TableSnapshot | None = None
+    cursor: int = 0  # index into the shown hand
+    cursor_card: int | None = None  # the card under the cursor, followed as the hand changes
+    marked: set[int] = field(default_factory=set)  # cards marked for a lead of several
+    target: int | None = None  # table index of the attack card chosen to beat
+    notice: Notice | None = None
+    help: bool = False
+    leave_armed: bool = False
+    pending: bool = False  # an action is on its way to the session
+    last_session_notice: str | None = None
+
+    # ---- what the snapshot says -----------------------------------------------------------
+
+    @property
+    def state(self) -> State | None:
+        return None if self.snapshot is None else self.snapshot.state
+
+    @property
+    def me(self) -> int:
+        return -1 if self.snapshot is None else self.snapshot.my_seat
+
+    def hand(self) -> list[int]:
+        state = self.state
+        if state is None:
+            return []
+        return hand_order(state.game, cards_of(state.hands[self.me]), state.trump)
+
+    def playable(self) -> set[int]:
+        """Cards that some legal action of this seat plays (or shows)."""
+        if self.snapshot is None:
+            return set()
+        return {card for action in self.snapshot.legal for card in action.cards}
+
+    def legal_kinds(self) -> set[int]:
+        return set() if self.snapshot is None else {a.kind for a in self.snapshot.legal}
+
+    def open_targets(self) -> list[int]:
+        """Table indices of the uncovered attack cards."""
+        state = self.state
+        if state is None or state.phase != BOUT:
+            return []
+        return [i for i, cover in enumerate(state.covers) if cover == UNKNOWN]
+
+    def my_turn(self) -> bool:
+        snap = self.snapshot
+        return bool(snap and snap.legal and snap.activity != "over")
+
+    # ---- following the table --------------------------------------------------------------
+
+    def update(self, snapshot: TableSnapshot) -> None:
+        """A new snapshot: keep pointing at the same card and a still-open attack card."""
+        self.snapshot = snapshot
+        hand = self.hand()
+        if self.cursor_card in hand:
+            self.cursor = hand.index(self.cursor_card)
+        self.cursor = max(0, min(self.cursor, len(hand) - 1))
+        self.cursor_card = hand[self.cursor] if hand else None
+        self.marked &= set(hand)
+        targets = self.open_targets()
+        if self.target not in targets:
+            self.target = targets[0] if targets else None
+        if snapshot.notice != self.last_session_notice:
+            self.last_session_notice = snapshot.notice
+            if snapshot.notice:
+                self.notice = Notice(Messages("en")(snapshot.notice),
+                                     Messages("ru")(snapshot.notice))
+
+    def reset(self) -> None:
+        self.__init__()  # type: ignore[misc]
+
+    # ---- keys -----------------------------------------------------------------------------
+
+    def command(self, name: str) -> Action | None:
+        """Apply a table command; the action to submit, if the command asks for one."""
+        if name != "leave":
+            self.leave_armed = False
+        hand = self.hand()
+        if name in ("left", "right", "home", "end"):
+            self._move_cursor(name, len(hand))
+            return None
+        if name in ("target_next", "target_prev"):
+            self._cycle_target(1 if name == "target_next" else -1)
+            return None
+        if name.startswith("target:"):
+            index = int(name.split(":", 1)[1])
+            if index in self.open_targets():
+                self.target = index
+            return None
+        if name == "mark":
+            if hand:
+                self.marked ^= {hand[self.cursor]}
+            return None
+        if name.startswith("card:"):
+            position = int(name.split(":", 1)[1])
+            if not 0 <= position < len(hand):
+                self.notice = notice_of("no_card")
+                return None
+            self._point_at(position, hand)
+            self.marked.clear()
+            return self._play(hand[position])
+        if name == "play":
+            if self.marked:
+                cards = sorted(self.marked)
+                self.marked.clear()
+                return Action(A.LEAD, self.me, tuple(cards))
+            if not hand:
+                return self._simple(A.PASS)
+            return self._play(hand[self.cursor])
+        if name == "beat":
+            card = self._cursor_card(hand)
+            if card is None:
+                return None
+            target = self.target if self.target is not None else self._first_target()
+            if target is None:
+                self.notice = notice_of("no_target")
+                return None
+            return Action(A.BEAT, self.me, (card,), target)
+        if name == "take":
+            return self._simple(A.TAKE)
+        if name == "pass":
+            state = self.state
+            if state is not None and state.phase == CLAIM:
+                return self._simple(A.NO_TRUMP)
+            return self._simple(A.PASS)
+        if name == "transfer":
+            return self._with_card(A.TRANSFER, hand)
+        if name == "show":
+            state = self.state
+            if state is not None and state.phase == CLAIM:
+                claims = self._legal_of(A.CLAIM)
+                if claims:
+                    return claims[0]
+                card = self._cursor_card(hand)
+                return None if card is None else Action(A.CLAIM, self.me, (card,))
+            return self._with_card(A.SHOW, hand)
+        return None
+
+    def _point_at(self, position: int, hand: list[int]) -> None:
+        self.cursor = position
+        self.cursor_card = hand[position]
+
+    def _move_cursor(self, name: str, size: int) -> None:
+        if not size:
+            return
+        if name == "left":
+            self.cursor = (self.cursor - 1) % size
+        elif name == "right":
+            self.cursor = (self.cursor + 1) % size
+        elif name == "home":
+            self.cursor = 0
+        else:
+            self.cursor = size - 1
+        self.cursor_card = self.hand()[self.cursor]
+
+    def _cycle_target(self, step: int) -> None:
+        targets = self.open_targets()
+        if not targets:
+            return
+        at = targets.index(self.target) if self.target in targets else -step
+        self.target = targets[(at + step) % len(targets)]
+
+    def _first_target(self) -> int | None:
+        targets = self.open_targets()
+        return targets[0] if targets else None
+
+    def _cursor_card(self, hand: list[int]) -> int | None:
+        if not hand:
+            self.notice = notice_of("no_card")
+            return None
+        return hand[self.cursor]
+
+    def _legal_of(self, kind: int) -> list[Action]:
+        return [] if self.snapshot is None else [a for a in self.snapshot.legal if a.kind == kind]
+
+    def _simple(self, kind: int) -> Action | None:
+        if self.snapshot is None or self.snapshot.state is None:
+            self.notice = notice_of("not_now")
+            return None
+        return Action(kind, self.me)
+
+    def _with_card(self, kind: int, hand: list[int]) -> Action | None:
+        """The cursor card for `kind`; or the only card that can do it, when the cursor
+        card cannot."""
+        card = self._cursor_card(hand)
+        if card is None:
+            return None
+        options = self._legal_of(kind)
+        if any(a.cards == (card,) for a in options) or len(options) != 1:
+            return Action(kind, self.me, (card,))
+        return options[0]
+
+    def _play(self, card: int) -> Action | None:
+        """What pressing a card means: its best legal use, else the natural try."""
+        state = self.state
+        if state is None or self.snapshot is None or self.snapshot.activity == "over":
+            self.notice = notice_of("not_now")
+            return None
+        uses = [a for a in self.snapshot.legal if card in a.cards
+                and not (a.kind == A.LEAD and len(a.cards) > 1)]
+        if uses:
+            best = min(uses, key=lambda a: _PREFERENCE.index(a.kind))  # beats: leftmost first
+            if best.kind == A.BEAT:
+                chosen = [a for a in uses if a.kind == A.BEAT and a.target == self.target]
+                return chosen[0] if chosen else best
+            return best
+        # nothing legal: try the natural move, so the engine says why not
+        if state.phase == LEAD:
+            return Action(A.LEAD, self.me, (card,))
+        if state.phase == CLAIM:
+            return Action(A.CLAIM, self.me, (card,))
+        if state.phase == BOUT:
+            if self.me == state.defender:
+                target = self.target if self.target is not None else self._first_target()
+                return Action(A.BEAT, self.me, (card,), 0 if target is None else target)
+            return Action(A.THROW, self.me, (card,))
+        self.notice = notice_of("not_now")
+        return None
+
+
+def notice_of(key: str, **fields: object) -> Notice:
+    """A catalogue message as a notice, in both languages."""
+    return Notice(Messages("en")(key, **fields), Messages("ru")(key, **fields))
+
+
+def refusal(reason_en: str, reason_ru: str) -> Notice:
+    """The engine's (or the lobby's) reason for refusing, in both languages."""
+    return Notice(Messages("en")("refused", reason=reason_en),
+                  Messages("ru")("refused", reason=reason_ru))

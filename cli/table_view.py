@@ -1,0 +1,340 @@
+"""The table screen, drawn from the latest snapshot and what the player points at.
+
+Layout for 80×24 (wider and taller windows give the log more room):
+
+    header: rules · game · trump · stock · discard · timer
+    ─────────────────────────────────────────┬────────────
+    players (name, cards, role, series)     │ move log
+    the table: attack cards over their covers│
+    what the table is doing / waiting for    │
+    ─────────────────────────────────────────┴────────────
+    your hand: numbers over cards, playable ones in [brackets]
+    prompt · notice · keys
+
+Once the game is over, the end-of-game panel takes the place of the players and the table.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from p2p_durak.cli.canvas import Line, clickable, columns, fit, pad_lines, text_width
+from p2p_durak.cli.cardtext import CardText, suit_symbol
+from p2p_durak.cli.end_view import render_end_panel
+from p2p_durak.cli.event_text import EventText
+from p2p_durak.cli.i18n import Look
+from p2p_durak.cli.table_ui import DIGIT_KEYS, TableUi
+from p2p_durak.engine import UNKNOWN, State
+from p2p_durak.engine import actions as A
+from p2p_durak.engine.cards import NO_SUIT
+from p2p_durak.engine.presets import PRESETS
+from p2p_durak.engine.state import BOUT, CLAIM, DEAL, LEAD
+from p2p_durak.node.api import TableSnapshot
+
+Post = Callable[[str], None]
+
+MIN_WIDTH, MIN_HEIGHT = 80, 24
+LOG_WIDTH = 26
+CELL = 5  # a card: marker, up to three characters, marker
+GAP = 1
+BOTTOM_LINES = 3  # prompt, notice, keys
+
+
+def preset_name(preset_id: str, lang: str) -> str:
+    preset = PRESETS.get(preset_id)
+    return preset.name(lang) if preset is not None else preset_id
+
+
+def hand_label(position: int) -> str:
+    """The key label of a hand position: 1…9, 0, then 11…20 (Shift+1…Shift+0)."""
+    if position < 10:
+        return DIGIT_KEYS[position]
+    if position < 20:
+        return str(position + 1)
+    return ""
+
+
+def render_table_screen(ui: TableUi, look: Look, width: int, height: int,
+                        post: Post | None = None) -> list[Line]:
+    snap = ui.snapshot
+    m = look.messages
+    if snap is None or snap.state is None:
+        text = m("activity.dealing") if snap is not None else m("lobby.starting")
+        return pad_lines([fit([("class:header", f" {m('app.title')}")], width, "class:header"),
+                          [], [("class:activity", f"  {text}")]], height)
+    state = snap.state
+    cards = CardText(state.game, look.lang, look.ascii_only)
+    events = EventText(m, cards, snap.seats, snap.my_seat)
+    hand_lines = _hand(ui, cards, look, width, post)
+    middle = height - 2 - 1 - len(hand_lines) - BOTTOM_LINES
+    log_width = max(LOG_WIDTH, width - 54)
+    left_width = width - log_width - 1
+    if snap.activity == "over":
+        left = render_end_panel(snap, look, cards, left_width)
+    else:
+        left = _players(snap, look, left_width) + [[]] + _table(ui, cards, look, post) \
+            + [_activity(snap, look)]
+    right = _log(snap, events, look, middle)
+    lines = [_header(snap, cards, look, width), [("class:rule", "─" * width)]]
+    lines += columns(pad_lines(left, middle), left_width, pad_lines(right, middle), log_width)
+    lines.append([("class:rule", "─" * width)])
+    lines += hand_lines
+    lines += _bottom(ui, look, width)
+    return [fit(line, width) for line in pad_lines(lines, height)]
+
+
+def _header(snap: TableSnapshot, cards: CardText, look: Look, width: int) -> Line:
+    m, state = look.messages, snap.state
+    assert state is not None
+    parts: Line = [("class:header.title", f" {preset_name(snap.preset_id, look.lang)}"),
+                   ("class:header", f" · {m('game_no', n=snap.game_number)} · {m('trump')} ")]
+    if state.trump_card >= 0:
+        trump_card = state.trump_card
+        parts.append((f"class:card {cards.style(trump_card)}", f" {cards(trump_card)} "))
+    elif state.trump != NO_SUIT:
+        parts.append(("class:header", suit_symbol(state.trump, look.ascii_only)))
+    elif state.phase > CLAIM or state.game.rules.trump_rule == "none":
+        parts.append(("class:header", m("trump.none")))
+    else:
+        parts.append(("class:header", "—"))
+    if state.hidden_trump == UNKNOWN:
+        parts.append(("class:header", " " + m("trump.hidden")))
+    elif state.hidden_trump >= 0:
+        parts.append(("class:header", " + "))
+        parts.append((f"class:card {cards.style(state.hidden_trump)}",
+                      f" {cards(state.hidden_trump)} "))
+    parts.append(("class:header", f" · {m('stock', n=len(state.stock))}"
+                                  f" · {m('discard', n=state.discard.bit_count())}"))
+    right = m("key.help") + " "
+    if snap.deadline is not None:
+        right = m("timer.left", s=max(0, int(snap.deadline + 0.999))) + "  " + right
+    used = sum(text_width(f[1]) for f in parts)
+    gap = width - used - text_width(right)
+    if gap > 0:
+        parts.append(("class:header", " " * gap))
+    parts.append(("class:header.timer" if snap.deadline is not None else "class:header", right))
+    return fit(parts, width, "class:header")
+
+
+def _role(state: State, seat: int, snap: TableSnapshot, look: Look) -> tuple[str, str]:
+    m = look.messages
+    if (state.out >> seat) & 1:
+        return m("role.out"), "class:role.out"
+    if state.phase in (LEAD, BOUT):
+        if seat == state.defender and state.phase == BOUT:
+            if state.taking:
+                return m("role.taking"), "class:role.defend"
+            return m("role.defending"), "class:role.defend"
+        if seat == state.attacker:
+            return m("role.attacking"), "class:role.attack"
+        if state.phase == BOUT and seat in state.actors:
+            return m("role.throwing"), "class:role.attack"
+    return "", ""
+
+
+def _players(snap: TableSnapshot, look: Look, width: int) -> list[Line]:
+    state = snap.state
+    assert state is not None
+    m = look.messages
+    n = len(snap.seats)
+    order = [(snap.my_seat + k) % n for k in range(1, n)] + [snap.my_seat]
+    game = state.game
+    lines: list[Line] = []
+    first = snap.waiting_for[0] if snap.waiting_for else None
+    for seat in order:
+        info = snap.seats[seat]
+        mine = seat == snap.my_seat
+        marker = ("▶ " if not look.ascii_only else "> ") if seat == first else (
+            "· " if seat in snap.waiting_for else "  ")
+        name = info.name + (f" ({m('you')})" if mine else "")
+        if info.is_bot:
+            level = m(f"level.{info.bot_level}") if info.bot_level else ""
+            name += f" ({m('bot')}{', ' + level if level else ''})"
+        team = game.team[seat] == game.team[snap.my_seat] and not mine and \
+            game.rules.teams != "none"
+        role, role_style = _role(state, seat, snap, look)
+        duraks = snap.duraks[seat] if seat < len(snap.duraks) else 0
+        style = "class:player.me" if mine else "class:player"
+        line: Line = [("class:waiting", marker),
+                      ("class:team", "★ " if team and not look.ascii_only else
+                       ("* " if team else "")),
+                      (style, _cell(name, 24 - (2 if team else 0))),
+                      ("class:player.count", _cell(m("cards_n", n=state.hand_size(seat)), 9)),
+                      (role_style, _cell(role, 13)),
+                      ("class:player.duraks", m("duraks_n", n=duraks) if duraks else "")]
+        if team:
+            line.append(("class:team", " " + m("teammate")))
+        lines.append(fit(line, width))
+    return lines
+
+
+def _cell(text: str, width: int) -> str:
+    """`text` cut or padded to `width` cells."""
+    return "".join(f[1] for f in fit([("", text)], width))
+
+
+def _table(ui: TableUi, cards: CardText, look: Look, post: Post | None) -> list[Line]:
+    state = ui.state
+    assert state is not None
+    m = look.messages
+    label = _cell(m("table"), 7)
+    if not state.table:
+        return [[("class:label", label), ("class:dim", m("table.empty"))], [], []]
+    marks: Line = [("class:label", label)]
+    attacks: Line = [("", " " * 7)]
+    covers: Line = [("", " " * 7)]
+    for index, attack in enumerate(state.table):
+        chosen = index == ui.target and state.phase == BOUT and ui.me == state.defender
+        marks.append(("class:target.marker", (" v   " if look.ascii_only else "  ▼  ")
+                      if chosen else " " * CELL))
+        style = f"class:card {cards.style(attack)}" + (" class:card.target" if chosen else "")
+        on_click = None if post is None else (lambda i=index: post(f"click:target:{i}"))
+        attacks.append(clickable(style, f" {cards(attack):>3} ", on_click))
+        cover = state.covers[index]
+        if cover >= 0:
+            covers.append((f"class:card {cards.style(cover)}", f" {cards(cover):>3} "))
+        else:
+            covers.append(("class:dim", "  ·  " if not look.ascii_only else "  .  "))
+        for line in (marks, attacks, covers):
+            line.append(("", " " * GAP))
+    return [marks, attacks, covers]
+
+
+def _activity(snap: TableSnapshot, look: Look) -> Line:
+    m = look.messages
+    state = snap.state
+    activity = snap.activity
+    if activity == "shuffling" and snap.progress is not None:
+        done, total = snap.progress
+        return [("class:activity", m("activity.shuffling", done=done, total=total))]
+    if activity in ("keys", "audit", "lobby") or (state is not None and state.phase == DEAL):
+        key = "activity.dealing" if activity in ("dealing", "playing") else f"activity.{activity}"
+        return [("class:activity", m(key))]
+    if snap.waiting_for:
+        if snap.waiting_for[0] == snap.my_seat and snap.legal:
+            return [("class:your-turn", m("your_turn"))]
+        who = ", ".join(m("you") if s == snap.my_seat else snap.seats[s].name
+                        for s in snap.waiting_for[:1])
+        return [("class:activity", m("waiting_for", who=who))]
+    if activity == "dealing":
+        return [("class:activity", m("activity.dealing"))]
+    return []
+
+
+def _log(snap: TableSnapshot, events: EventText, look: Look, height: int) -> list[Line]:
+    lines = [[("class:label", " " + look.messages("log"))]]
+    texts = [text for line in snap.log if (text := events(line.event)) is not None]
+    for text in texts[-(height - 1):]:
+        lines.append([("class:log", " " + text)])
+    return lines
+
+
+def _hand(ui: TableUi, cards: CardText, look: Look, width: int,
+          post: Post | None) -> list[Line]:
+    hand = ui.hand()
+    snap = ui.snapshot
+    assert snap is not None
+    m = look.messages
+    per_row = max(1, (width - 1) // (CELL + GAP))
+    playable = ui.playable()
+    my_turn = ui.my_turn()
+    over = snap.activity == "over"
+    title: Line = [("class:label", f" {m('hand')}: {m('cards_n', n=len(hand))}")]
+    if my_turn and not over:
+        title.append(("class:your-turn", "  " + m("your_turn")))
+    lines: list[Line] = [title]
+    for start in range(0, max(1, len(hand)), per_row):
+        labels: Line = [("", " ")]
+        row: Line = [("", " ")]
+        for position in range(start, min(start + per_row, len(hand))):
+            card = hand[position]
+            mark = "*" if card in ui.marked else ""
+            labels.append(("class:hand.label", f"{mark + hand_label(position):^{CELL}}"))
+            labels.append(("", " " * GAP))
+            can = card in playable and my_turn
+            left, right = ("[", "]") if can else (" ", " ")
+            style = f"class:card {cards.style(card)}"
+            if can:
+                style += " class:card.playable"
+            elif my_turn:
+                style += " class:card.dim"
+            if card in ui.marked:
+                style += " class:card.marked"
+            if position == ui.cursor and not over:
+                style += " class:card.cursor"
+            on_click = None if post is None else (lambda p=position: post(f"click:card:{p}"))
+            row.append(clickable(style, f"{left}{cards(card):>3}{right}", on_click))
+            row.append(("", " " * GAP))
+        lines += [labels, row]
+    return lines
+
+
+def _bottom(ui: TableUi, look: Look, width: int) -> list[Line]:
+    m = look.messages
+    snap = ui.snapshot
+    assert snap is not None
+    prompt: Line
+    if ui.leave_armed:
+        prompt = [("class:prompt", m("prompt.leave_confirm"))]
+    elif snap.activity == "over":
+        prompt = [("class:prompt", m("prompt.over"))]
+    else:
+        prompt = [("class:prompt", _prompt(ui, look))]
+    if ui.pending:
+        notice: Line = [("class:notice", m("sending"))]
+    elif ui.notice is not None:
+        notice = [("class:notice.error" if ui.notice.error else "class:notice",
+                   ui.notice.text(look.lang))]
+    else:
+        notice = []
+    return [fit(prompt, width), fit(notice, width), fit(_keys(ui, look), width, "class:keys")]
+
+
+def _prompt(ui: TableUi, look: Look) -> str:
+    m = look.messages
+    kinds = ui.legal_kinds()
+    state = ui.state
+    if not kinds or state is None:
+        return ""
+    if A.CLAIM in kinds:
+        return m("prompt.claim")
+    if A.NO_TRUMP in kinds:
+        return m("prompt.no_trump")
+    if A.LEAD in kinds:
+        return m("prompt.lead")
+    if state.phase == BOUT and ui.me == state.defender:
+        return m("prompt.defend_transfer" if kinds & {A.TRANSFER, A.SHOW} else "prompt.defend")
+    if state.taking:
+        return m("prompt.throw_after_take")
+    return m("prompt.throw")
+
+
+def _keys(ui: TableUi, look: Look) -> Line:
+    m = look.messages
+    snap = ui.snapshot
+    assert snap is not None
+    kinds = ui.legal_kinds()
+    if snap.activity == "over":
+        hints = [m("key.help"), m("key.leave")]
+    else:
+        hints = []
+        if kinds & {A.LEAD, A.THROW, A.BEAT, A.CLAIM}:
+            hints.append(m("key.play"))
+        if A.BEAT in kinds and len(ui.open_targets()) > 1:
+            hints.append(m("key.beat"))
+        if A.TAKE in kinds:
+            hints.append(m("key.take"))
+        if A.PASS in kinds:
+            hints.append(m("key.pass_take" if ui.state is not None and ui.state.taking
+                           else "key.pass"))
+        if A.TRANSFER in kinds:
+            hints.append(m("key.transfer"))
+        if A.SHOW in kinds:
+            hints.append(m("key.show"))
+        if A.CLAIM in kinds:
+            hints.append(m("key.claim"))
+        if A.NO_TRUMP in kinds:
+            hints.append(m("key.no_trump"))
+        hints += [m("key.help"), m("key.leave")]
+    return [("class:keys", " " + " · ".join(hints))]
+
