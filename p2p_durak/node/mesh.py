@@ -1,0 +1,152 @@
+"""Links to every other party of one game, kept open for as long as the game runs.
+
+Each pair of parties needs exactly one link, so the rule is fixed: the party with the smaller
+identity key dials, the other accepts (its node's listener hands the link over with `offer`).
+A dropped link is redialled with backoff; a newer link from the same peer replaces the old one.
+Everything a peer sends arrives on one memory channel as `(party, message)`; `Connected` and
+`Disconnected` markers on the same channel let the game tell the ordered log who is reachable.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+
+import trio
+
+from p2p_durak.node.link import Link, PeerFault, open_link
+from p2p_durak.node.transport import Dialer, Endpoint
+from p2p_durak.protocol.identity import Identity, PeerId
+from p2p_durak.protocol.messages import Message
+
+log = logging.getLogger(__name__)
+
+REDIAL_FIRST = 0.2
+REDIAL_MAX = 5.0
+
+
+@dataclass(frozen=True, slots=True)
+class Party:
+    peer: PeerId
+    endpoint: Endpoint | None  # where it listens; None: it dials us
+
+
+@dataclass(frozen=True, slots=True)
+class Connected:
+    party: int
+
+
+@dataclass(frozen=True, slots=True)
+class Disconnected:
+    party: int
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class Received:
+    party: int
+    message: Message
+
+
+MeshEvent = Connected | Disconnected | Received
+
+
+class Mesh:
+    def __init__(self, identity: Identity, parties: list[Party], dialer: Dialer) -> None:
+        self.identity = identity
+        self.parties = parties
+        self.me = next(i for i, p in enumerate(parties) if p.peer == identity.peer_id)
+        self.dialer = dialer
+        self._links: dict[int, Link] = {}
+        self._send, self.inbox = trio.open_memory_channel[MeshEvent](1024)
+        self._nursery: trio.Nursery | None = None
+        self.faults: list[str] = []  # every peer fault seen, naming the peer and the reason
+
+    def party_of(self, peer: PeerId) -> int | None:
+        return next((i for i, p in enumerate(self.parties) if p.peer == peer), None)
+
+    def connected(self, party: int) -> bool:
+        link = self._links.get(party)
+        return link is not None and not link.closed
+
+    def i_dial(self, party: int) -> bool:
+        return self.identity.peer_id.key < self.parties[party].peer.key
+
+    async def run(self, *, task_status: trio.TaskStatus[None] = trio.TASK_STATUS_IGNORED) -> None:
+        async with trio.open_nursery() as nursery:
+            self._nursery = nursery
+            for party, info in enumerate(self.parties):
+                if party != self.me and self.i_dial(party) and info.endpoint is not None:
+                    nursery.start_soon(self._keep_dialled, party, info.endpoint)
+            task_status.started()
+            await trio.sleep_forever()
+
+    def offer(self, link: Link) -> bool:
+        """A link our listener accepted; True if it belongs to this mesh (it is then ours)."""
+        party = self.party_of(link.peer)
+        if party is None or party == self.me or self._nursery is None:
+            return False
+        self._nursery.start_soon(self._serve, party, link)
+        return True
+
+    async def send(self, party: int, message: Message) -> bool:
+        """Send to one party; False when it is not reachable now (the log will retry)."""
+        link = self._links.get(party)
+        if link is None or link.closed:
+            return False
+        try:
+            await link.send(message)
+        except PeerFault as fault:
+            self._note_fault(fault)
+            return False
+        return True
+
+    async def broadcast(self, message: Message) -> None:
+        for party in range(len(self.parties)):
+            if party != self.me:
+                await self.send(party, message)
+
+    async def _keep_dialled(self, party: int, endpoint: Endpoint) -> None:
+        delay = REDIAL_FIRST
+        label = f"party {party} at {endpoint}"
+        while True:
+            try:
+                stream = await self.dialer.dial(endpoint)
+                link = await open_link(stream, self.identity, expected=self.parties[party].peer,
+                                       label=label)
+            except (OSError, PeerFault) as exc:
+                log.debug("dial %s failed: %s", label, exc)
+                await trio.sleep(delay)
+                delay = min(delay * 2, REDIAL_MAX)
+                continue
+            delay = REDIAL_FIRST
+            await self._serve(party, link)
+            await trio.sleep(REDIAL_FIRST)
+
+    async def _serve(self, party: int, link: Link) -> None:
+        old = self._links.get(party)
+        self._links[party] = link
+        if old is not None and old is not link:
+            await old.close("replaced by a newer connection")
+        await self._send.send(Connected(party))
+        reason = "connection closed"
+        try:
+            while True:
+                message = await link.receive()
+                if message is None:
+                    break
+                await self._send.send(Received(party, message))
+        except PeerFault as fault:
+            self._note_fault(fault)
+            reason = fault.reason
+        finally:
+            if self._links.get(party) is link:
+                del self._links[party]
+                with trio.CancelScope(shield=True):
+                    await self._send.send(Disconnected(party, reason))
+            await trio.aclose_forcefully(link.stream)
+
+    def _note_fault(self, fault: PeerFault) -> None:
+        text = f"{fault.peer}: {fault.reason}"
+        self.faults.append(text)
+        log.warning("peer fault: %s", text)
