@@ -192,66 +192,64 @@ def netns_lab(hosts: int) -> Iterator[NetnsLab]:
     reason = netns_unavailable_reason()
     if reason is not None:
         raise NetnsUnavailable(reason)
-    suffix = secrets.token_hex(3)
-    lab = NetnsLab(bridge_netns=f"{NAME_PREFIX}-{suffix}-br", hosts=[])
+    remove_stale_labs()
+    # The creator's pid in every name lets a later run remove labs of a killed test process.
+    stem = f"{NAME_PREFIX}-{os.getpid()}-{secrets.token_hex(3)}"
+    lab = NetnsLab(bridge_netns=f"{stem}-br", hosts=[])
     made: list[str] = []
+
+    def ip(command: str) -> None:
+        _ip(*command.split())
+
     try:
         br = lab.bridge_netns
-        _ip("netns", "add", br)
+        ip(f"netns add {br}")
         made.append(br)
-        _ip("-n", br, "link", "add", "br0", "type", "bridge")
-        # mDNS groups are link-local and always flooded, but snooping off keeps it that way
-        # whatever other groups a test uses.
-        _ip("-n", br, "link", "set", "br0", "type", "bridge", "mcast_snooping", "0")
-        _ip("-n", br, "link", "set", "br0", "up")
+        ip(f"-n {br} link add br0 type bridge")
+        # mDNS groups are link-local and always flooded; snooping off keeps any group flooded.
+        ip(f"-n {br} link set br0 type bridge mcast_snooping 0")
+        ip(f"-n {br} link set br0 up")
         for index in range(hosts):
-            host = LabHost(
-                index=index,
-                netns=f"{NAME_PREFIX}-{suffix}-{index}",
-                address=f"{SUBNET_PREFIX}.{index + 1}",
-            )
-            _ip("netns", "add", host.netns)
-            made.append(host.netns)
+            host = LabHost(index, f"{stem}-{index}", f"{SUBNET_PREFIX}.{index + 1}")
+            ns, eth = host.netns, host.interface
+            ip(f"netns add {ns}")
+            made.append(ns)
             lab.hosts.append(host)
-            port = f"p{index}"
-            _ip(
-                "-n",
-                br,
-                "link",
-                "add",
-                port,
-                "type",
-                "veth",
-                "peer",
-                "name",
-                host.interface,
-                "netns",
-                host.netns,
-            )
-            _ip("-n", br, "link", "set", port, "master", "br0")
-            _ip("-n", br, "link", "set", port, "up")
-            _ip("-n", host.netns, "link", "set", "lo", "up")
-            _ip(
-                "-n",
-                host.netns,
-                "addr",
-                "add",
-                f"{host.address}/{PREFIX_LEN}",
-                "dev",
-                host.interface,
-            )
-            _ip("-n", host.netns, "link", "set", host.interface, "up")
-            _ip("-n", host.netns, "route", "add", "224.0.0.0/4", "dev", host.interface)
+            ip(f"-n {br} link add p{index} type veth peer name {eth} netns {ns}")
+            ip(f"-n {br} link set p{index} master br0")
+            ip(f"-n {br} link set p{index} up")
+            ip(f"-n {ns} link set lo up")
+            ip(f"-n {ns} addr add {host.address}/{PREFIX_LEN} dev {eth}")
+            ip(f"-n {ns} link set {eth} up")
+            ip(f"-n {ns} route add 224.0.0.0/4 dev {eth}")
     except BaseException:
-        lab.hosts = [h for h in lab.hosts if h.netns in made]
-        if br not in made:
-            lab.bridge_netns = ""
         _teardown_partial(lab, made)
         raise
     try:
         yield lab
     finally:
         lab.close()
+
+
+def remove_stale_labs() -> list[str]:
+    """Delete lab namespaces whose creating process no longer exists; returns their names."""
+    removed: list[str] = []
+    for name in lab_namespaces():
+        parts = name.split("-")
+        if len(parts) < 3 or not parts[1].isdigit():
+            continue
+        pid = int(parts[1])
+        try:
+            os.kill(pid, 0)
+            continue  # its creator is alive: not ours to remove
+        except ProcessLookupError:
+            pass
+        except PermissionError:
+            continue
+        with contextlib.suppress(subprocess.CalledProcessError, OSError, subprocess.TimeoutExpired):
+            _ip("netns", "del", name)
+            removed.append(name)
+    return removed
 
 
 def _teardown_partial(lab: NetnsLab, made: list[str]) -> None:
