@@ -102,14 +102,15 @@ def verify_key(ctx: ProofContext, pk: bytes, proof: Proof) -> bool:
 # -- Reveal tokens: T_k = x·Y_k with pk = x·G, batched ----------------------------------------
 
 
-def _token_transcript(
-    ctx: ProofContext, pk: bytes, bases: Sequence[bytes], tokens: Sequence[bytes]
+def _batch_transcript(
+    ctx: ProofContext, kind: str, key: bytes, first: Sequence[bytes], second: Sequence[bytes]
 ) -> tuple[Transcript, list[int]]:
-    t = ctx.for_kind("tokens")
-    t.append(b"pk", pk)
-    t.append_points(b"bases", list(bases))
-    t.append_points(b"tokens", list(tokens))
-    weights = [1] if len(bases) == 1 else t.challenges(b"batch", len(bases))
+    """Absorb a batched statement (a key and two point vectors) and draw the folding weights."""
+    t = ctx.for_kind(kind)
+    t.append(b"key", key)
+    t.append_points(b"first", list(first))
+    t.append_points(b"second", list(second))
+    weights = [1] if len(first) == 1 else t.challenges(b"batch", len(first))
     return t, weights
 
 
@@ -120,7 +121,7 @@ def make_tokens(
     if not bases:
         raise ValueError("no bases")
     tokens = tuple(g.mul(x, y) for y in bases)
-    t, weights = _token_transcript(ctx, pk, bases, tokens)
+    t, weights = _batch_transcript(ctx, "tokens", pk, bases, tokens)
     folded = bases[0] if len(bases) == 1 else g.lincomb(weights, bases)
     return tokens, _dleq_prove(t, g.GENERATOR, folded, pk, g.mul(x, folded), x, rng)
 
@@ -130,7 +131,7 @@ def verify_tokens(
 ) -> bool:
     if not bases or len(bases) != len(tokens):
         return False
-    t, weights = _token_transcript(ctx, pk, bases, tokens)
+    t, weights = _batch_transcript(ctx, "tokens", pk, bases, tokens)
     if len(bases) == 1:
         fb, ft = bases[0], tokens[0]
     else:
@@ -141,17 +142,6 @@ def verify_tokens(
 # -- Re-randomisations: (Δ1_k, Δ2_k) = r_k·(G, H), batched -------------------------------------
 
 
-def _rerandomization_transcript(
-    ctx: ProofContext, key: bytes, d1: Sequence[bytes], d2: Sequence[bytes]
-) -> tuple[Transcript, list[int]]:
-    t = ctx.for_kind("rerandomize")
-    t.append(b"key", key)
-    t.append_points(b"delta1", list(d1))
-    t.append_points(b"delta2", list(d2))
-    weights = [1] if len(d1) == 1 else t.challenges(b"batch", len(d1))
-    return t, weights
-
-
 def prove_rerandomization(
     ctx: ProofContext, key: bytes, rs: Sequence[int], rng: g.Rng
 ) -> tuple[tuple[bytes, ...], tuple[bytes, ...], Proof]:
@@ -160,7 +150,7 @@ def prove_rerandomization(
         raise ValueError("nothing to re-randomise")
     d1 = tuple(g.base_mul(r) for r in rs)
     d2 = tuple(g.mul(r, key) for r in rs)
-    t, weights = _rerandomization_transcript(ctx, key, d1, d2)
+    t, weights = _batch_transcript(ctx, "rerandomize", key, d1, d2)
     r_folded = sum(w * r for w, r in zip(weights, rs, strict=True)) % g.ORDER
     proof = _dleq_prove(
         t, g.GENERATOR, key, g.base_mul(r_folded), g.mul(r_folded, key), r_folded, rng
@@ -173,7 +163,7 @@ def verify_rerandomization(
 ) -> bool:
     if not d1 or len(d1) != len(d2):
         return False
-    t, weights = _rerandomization_transcript(ctx, key, d1, d2)
+    t, weights = _batch_transcript(ctx, "rerandomize", key, d1, d2)
     return _dleq_verify(t, g.GENERATOR, key, g.lincomb(weights, d1), g.lincomb(weights, d2), proof)
 
 
