@@ -14,9 +14,10 @@ average is printed so that a run on a busy shared machine can be told apart.
 * The whole shuffle and initial deal (keys, every seat's proven shuffle, a private hand to every
   seat, the trump reveal) with N real parties in one process. Every message goes through its
   wire form and is verified by every other party. Reported per node: the CPU the busiest node
-  spent (``node_cpu``), the wall time of all N nodes run one after another in this one process
-  (``one_process``, wall clock), and the critical path if each node had its own core and
-  the network were instant (``critical_path``: a message is processed no earlier than sent).
+  spent (``node_cpu``), the CPU and the wall time of all N nodes run one after another in
+  this one process (``all_nodes_cpu``, ``one_process``), and the critical path if each node had
+  its own core and the network were instant (``critical_path``: a message is processed no
+  earlier than it was sent).
 * SRA baseline, "the obvious way": commutative exponentiation mod a 2048-bit safe prime (RFC
   3526 group 14, cards encoded as quadratic residues), full-size exponents, no proofs. Per node:
   a cascade shuffle (n exponentiations), per-card locking (n), removing its layer from every
@@ -200,6 +201,7 @@ def deck_game(n_seats: int, n_cards: int) -> dict[str, float]:
     table = TimedTable(n_seats, n_cards)
     table.run(KeysOp("keys"))
     keys_cpu = max(table.cpu)
+    keys_total = sum(table.cpu)
     t0 = time.perf_counter()
     table.run(ShuffleOp("shuffle", tuple(range(n_cards))))
     h = hand_size(n_seats, n_cards)
@@ -216,6 +218,7 @@ def deck_game(n_seats: int, n_cards: int) -> dict[str, float]:
         "node_cpu_ms": round((max(table.cpu) - keys_cpu) * 1e3, 1),
         "critical_path_ms": round(max(table.clock) * 1e3 - keys_cpu * 1e3, 1),
         "one_process_ms": round(one_process * 1e3, 1),
+        "all_nodes_cpu_ms": round((sum(table.cpu) - keys_total) * 1e3, 1),
     }
 
 
@@ -330,8 +333,9 @@ def main() -> None:
             }
             print(
                 f"  {n_seats:2d} seats x {n_cards} cards: node cpu {ours['node_cpu_ms']:7.1f} ms, "
-                f"critical path {ours['critical_path_ms']:7.1f} ms, all nodes in one process "
-                f"{ours['one_process_ms']:7.1f} ms | SRA node cpu {sra['node_cpu_ms']:8.1f} ms "
+                f"critical path {ours['critical_path_ms']:7.1f} ms, all nodes "
+                f"{ours['all_nodes_cpu_ms']:7.1f} ms cpu / {ours['one_process_ms']:7.1f} ms wall "
+                f"| SRA node cpu {sra['node_cpu_ms']:8.1f} ms "
                 f"({'measured' if real_sra else 'counted'}) -> {speedup:4.1f}x",
                 flush=True,
             )
@@ -346,9 +350,9 @@ def main() -> None:
             g636["ours"]["critical_path_ms"] / 1e3,
             g636["ours"]["critical_path_ms"] / 1e3 <= TARGETS["shuffle_deal_6x36_s"],
         ],
-        "shuffle_deal_6x36_one_process_s": [
-            g636["ours"]["one_process_ms"] / 1e3,
-            g636["ours"]["one_process_ms"] / 1e3 <= TARGETS["shuffle_deal_6x36_s"],
+        "shuffle_deal_6x36_all_nodes_one_core_s": [
+            g636["ours"]["all_nodes_cpu_ms"] / 1e3,
+            g636["ours"]["all_nodes_cpu_ms"] / 1e3 <= TARGETS["shuffle_deal_6x36_s"],
         ],
         "min_speedup_vs_sra": [
             min(v["speedup_node_cpu"] for v in games.values()),
