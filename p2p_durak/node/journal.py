@@ -128,7 +128,8 @@ _MAX_LENGTH_FIRST_BYTE = MAX_RECORD_BYTES.to_bytes(4, "big")[0]
 def _record_at(fd: int, chunk: bytes, index: int, position: int, end: int) -> bool:
     """Whether a whole, checksum-valid record starts at ``chunk[index]`` (file ``position``)."""
     header = chunk[index : index + HEADER.size]
-    length, payload_crc, header_crc = HEADER.unpack(header)
+    fields: tuple[int, int, int] = HEADER.unpack(header)
+    length, payload_crc, header_crc = fields
     if _crc(header[:8]) != header_crc or length > MAX_RECORD_BYTES:
         return False
     if position + HEADER.size + length > end:
