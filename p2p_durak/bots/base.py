@@ -74,14 +74,19 @@ class Bot:
         """One of `legal_actions(view, seat)`.
 
         The bot decides from its own view only. A caller may pass the seat's partial view it
-        holds itself; it is compared with the bot's (same public state hash, same own hand)
-        to catch a desynchronised feed, and is never read for the decision.
+        holds itself; it must equal the bot's (same known cards everywhere, same public state
+        hash), which catches a desynchronised feed and refuses a view that shows more than the
+        seat may know (a full state); it is never read for the decision.
         """
         own = self.view
         self.deliberated = False
-        if view is not None and (state_hash(view) != state_hash(own)
-                                 or view.hands[self.seat] != own.hands[self.seat]):
-            raise BotDesync(f"seat {self.seat}: the table's view and the bot's view differ")
+        if view is not None:
+            if view.hands != own.hands or view.hidden != own.hidden or view.stock != own.stock:
+                raise BotDesync(f"seat {self.seat}: the view offered shows cards this seat "
+                                f"cannot know, or misses its own")
+            if state_hash(view) != state_hash(own):
+                raise BotDesync(f"seat {self.seat}: the table's public state and the bot's "
+                                f"differ")
         options = legal_actions(own, self.seat)
         if not options:
             raise ValueError(f"seat {self.seat} has no legal action now")

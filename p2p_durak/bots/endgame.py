@@ -6,7 +6,9 @@ plays it out with the same turn model as the simulations (`priority_actor`: the 
 answers, then the throwers throw or pass) and scores each position for `root`'s side: 1 when
 it is not the durak, ½ for a draw, 0 when it is. With more than two seats the other seats are
 assumed to play together against `root` (paranoid search), which is sound for "can I avoid
-losing" and pessimistic otherwise.
+losing" and pessimistic otherwise; a position repeating on the search path (taking in turn can
+cycle with three or more seats) scores ½, and the transposition table then ignores that the
+value came from a repetition — an approximation only multi-seat searches meet.
 
 Even perfect-information Durak is PSPACE-complete (Bonnet, IJCAI 2016), so the search has a
 node budget and an optional deadline and gives up (returns None) rather than run long.
@@ -39,6 +41,7 @@ class EndgameSolver:
         self.deadline = deadline
         self.nodes = 0
         self.table: dict[Hashable, tuple[float, int, Action | None]] = {}
+        self._path: set[Hashable] = set()
 
     def solve(self, state: State) -> tuple[float, Action | None] | None:
         """(value, best action of the seat to move) or None when the budget ran out."""
@@ -83,6 +86,10 @@ class EndgameSolver:
                 raise OutOfBudget  # a lot cannot happen after the deal
             return self._search(step(state, action), alpha, beta)
         key = _key(state)
+        if key in self._path:
+            # With three or more seats, taking in turn can cycle forever; a cycle decides
+            # nothing. (Heads-up every bout discards cards or shrinks the attacker's hand.)
+            return 0.5
         entry = self.table.get(key)
         best_move: Action | None = None
         if entry is not None:
@@ -100,8 +107,13 @@ class EndgameSolver:
         ordered = _ordered(state, seat, options, best_move)
         a0, b0 = alpha, beta
         best = -1.0 if maximizing else 2.0
+        self._path.add(key)
         for action in ordered:
-            value = self._search(step(state, action), alpha, beta)
+            try:
+                value = self._search(step(state, action), alpha, beta)
+            except OutOfBudget:
+                self._path.discard(key)
+                raise
             if maximizing:
                 if value > best:
                     best, best_move = value, action
@@ -112,6 +124,7 @@ class EndgameSolver:
                 beta = min(beta, best)
             if alpha >= beta:
                 break
+        self._path.discard(key)
         flag = EXACT
         if best <= a0:
             flag = UPPER

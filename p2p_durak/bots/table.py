@@ -58,6 +58,10 @@ class LocalTable:
                 raise ValueError(f"the bot for seat {seat} plays seat {bot.seat}")
             bot.new_game(game)
 
+    def next_actor(self) -> int:
+        """The seat asked next (`priority_actor`), CHANCE for a chance action."""
+        return priority_actor(self.state)
+
     def next_action(self) -> Action:
         """The next action: a chance outcome, or the priority seat's bot's choice."""
         state = self.state
