@@ -1,0 +1,1276 @@
+"""The ordered game log, sans-IO: one total order of intents, agreed by every player.
+
+One `OrderingLog` per player and game. Inputs are method calls — `submit` (this player's intent),
+`receive` (bytes or a decoded message from a peer), `tick` (time passes), `peer_connected` /
+`peer_disconnected` — and each returns the effects (`log_effects`) the node must carry out, in
+order. Time is always an argument (`now_ms`); nothing here reads a clock or touches a socket.
+
+Rules of this file (the chain rules R1-R6 live in `log_chain.py`; the spec is docs/protocol.md
+§ 10):
+
+L1. Stop-and-wait: the sequencer of the committed state orders entry ``seq + 1`` only once ``seq``
+    is committed, so at most one entry is in flight and nothing is ever rolled back.
+L2. Every player validates the entry (R2-R6), broadcasts ``Ack(seq, entry_hash, state_hash)``,
+    and commits when it holds every player's ack with the same two hashes.
+L3. Fairness: when several seats may act, the sequencer waits `window_ms` after the first live
+    intent (unless every actor has one in) and orders what it holds by rule R5.
+L4. Proofs halt: two signed entries (or acks) for one position halt with EQUIVOCATION, an ack
+    with another state hash with DIVERGENCE, a signed entry that breaks R2-R6 with
+    INVALID_ENTRY. The halting peer broadcasts its evidence so that every honest peer halts with
+    the same diagnosis.
+L5. Timing halts (sound while every message between live peers arrives within the delivery bound
+    D, retransmissions included; ``omit_ms >= 2D`` and ``censor_ms >= window_ms + resend_ms +
+    3D``): a live intent the sequencer leaves out of the next entry although this peer held it
+    `omit_ms` before that entry, or does not order at all for `censor_ms`, is CENSORSHIP; an ack
+    for an entry hash nobody shows within `censor_ms` is BOGUS_ACK.
+L6. Retransmission: while something is outstanding, every `resend_ms` the author re-broadcasts
+    its pending intent, peers relay live intents to the sequencer, each player re-broadcasts its
+    ack of the entry in flight and forwards that entry to players whose ack it lacks; a peer that
+    sees a player stuck on a position it has committed sends it the entry and its certificate.
+L7. Catch-up: a peer that is behind asks for committed entries, replays them through the chain
+    rules into a scratch head, and commits them only when a certificate (every player's ack of the
+    last one) proves they were committed.
+L8. Own intents: one pending intent per player. If it goes stale without being ordered, the log
+    re-issues it against the new state when it is still legal there, and reports it rejected
+    otherwise.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Final, Generic, NoReturn
+
+from p2p_durak.protocol import codec
+from p2p_durak.protocol.envelope import Envelope, decode_envelope
+from p2p_durak.protocol.errors import LocalProtocolError, RemoteProtocolError
+from p2p_durak.protocol.identity import Identity
+from p2p_durak.protocol.log_chain import (
+    CertificateError,
+    EntryFault,
+    Fit,
+    Genesis,
+    Head,
+    Item,
+    ItemError,
+    Step,
+    check_certificate,
+    check_entry,
+    fairness_key,
+    intent_fit,
+    read_item,
+)
+from p2p_durak.protocol.log_effects import (
+    Broadcast,
+    Committed,
+    Diagnosis,
+    DiagnosisKind,
+    Dropped,
+    Effect,
+    Halted,
+    Rejected,
+    SendTo,
+    Waiting,
+)
+from p2p_durak.protocol.machine import Machine, MachineReject, S
+from p2p_durak.protocol.messages import (
+    MAX_CATCH_UP_ENTRIES,
+    MAX_FAIRNESS_WINDOW_MS,
+    MAX_INTENTS_PER_ENTRY,
+    Ack,
+    CatchUpRequest,
+    CatchUpResponse,
+    Entry,
+    FairnessWindow,
+    Intent,
+    IntentId,
+    Message,
+    Reject,
+    RejectCode,
+    Start,
+    catalogue,
+    decode_message,
+)
+from p2p_durak.protocol.transcript import Transcript, audit
+
+LOG_MESSAGES: Final = catalogue(Envelope, CatchUpRequest, CatchUpResponse)
+"""What `OrderingLog.receive` accepts."""
+
+MAX_ENTRY_BYTES: Final = codec.MAX_MESSAGE_SIZE - 8192
+"""An entry envelope must leave room for a certificate when it travels in a catch-up response."""
+_ENTRY_OVERHEAD: Final = 512
+_ITEM_OVERHEAD: Final = 5
+_RESPONSE_OVERHEAD: Final = 128
+MAX_SCRATCH: Final = 1 << 16
+"""Uncertified entries a catching-up peer holds before it gives up on a responder."""
+_CACHE_SIZE: Final = 4096
+
+
+@dataclass(frozen=True, slots=True)
+class LogConfig:
+    """Timing of the log, in milliseconds (see rules L3, L5, L6 for what the bounds must be)."""
+
+    window_ms: int = 50
+    resend_ms: int = 250
+    omit_ms: int = 2_000
+    censor_ms: int = 5_000
+    notice_ms: int = 500
+
+    def __post_init__(self) -> None:
+        if not 0 <= self.window_ms <= MAX_FAIRNESS_WINDOW_MS:
+            raise LocalProtocolError(f"window_ms must be in [0, {MAX_FAIRNESS_WINDOW_MS}]")
+        if self.resend_ms <= 0 or self.notice_ms < 0:
+            raise LocalProtocolError("resend_ms must be positive and notice_ms not negative")
+        if self.omit_ms < 2 * self.resend_ms:
+            raise LocalProtocolError("omit_ms must cover at least two retransmissions")
+        if self.censor_ms < self.window_ms + 2 * self.resend_ms or self.censor_ms < self.omit_ms:
+            raise LocalProtocolError("censor_ms must exceed the window, two resends and omit_ms")
+
+
+class _Stop(Exception):
+    """Unwinds an input method after `Halted` was emitted."""
+
+
+class EnvelopeCache:
+    """Verified envelopes by their exact bytes, so a signature is checked once.
+
+    Each log has its own; logs of several players hosted in one process (a local table with
+    bots, the tests) may share one, since a verified envelope is verified for everyone.
+    """
+
+    def __init__(self, size: int = _CACHE_SIZE) -> None:
+        self._size = size
+        self._map: dict[bytes, Envelope] = {}
+
+    def open(self, data: bytes) -> Envelope:
+        envelope = self._map.get(data)
+        if envelope is None:
+            envelope = decode_envelope(data)
+            self.put(data, envelope)
+        return envelope
+
+    def get(self, data: bytes) -> Envelope | None:
+        return self._map.get(data)
+
+    def put(self, data: bytes, envelope: Envelope) -> None:
+        if len(self._map) >= self._size:
+            del self._map[next(iter(self._map))]
+        self._map[data] = envelope
+
+
+@dataclass(slots=True, eq=False)
+class _Pending:
+    item: Item
+    received_ms: int
+    own: bool
+    live: bool = False  # fits the committed head and passes the machine's precheck
+    sent_ms: int = 0
+
+
+@dataclass(slots=True, eq=False)
+class _Flight(Generic[S]):
+    step: Step[S]
+    received_ms: int
+    ack: Envelope
+    ack_data: bytes
+    acks: dict[int, bytes]
+    sent_ms: int
+
+
+@dataclass(slots=True)
+class _CatchUp:
+    peer: int
+    sent_ms: int
+
+
+@dataclass(slots=True)
+class _Future:
+    from_seat: int
+    envelope: Envelope
+    data: bytes
+    received_ms: int
+
+
+@dataclass(frozen=True, slots=True)
+class _KnownEntry:
+    entry: Entry
+    data: bytes
+
+
+@dataclass(slots=True)
+class _Suspect:
+    data: bytes
+    payload: bytes
+    since_ms: int
+
+
+@dataclass(slots=True)
+class _Clock:
+    committed_ms: int
+    connected: list[int | None]
+    reported: tuple[frozenset[int], int] = (frozenset(), 0)
+    sync_sent_ms: int = 0
+    cert_sent: dict[int, int] = field(default_factory=dict)
+
+
+class OrderingLog(Generic[S]):
+    """One player's copy of a game's ordered log (see the module docstring)."""
+
+    def __init__(
+        self,
+        identity: Identity,
+        start: Envelope | bytes,
+        machine: Machine[S],
+        initial_state: S,
+        *,
+        config: LogConfig | None = None,
+        now_ms: int = 0,
+        recovering: bool = False,
+        cache: EnvelopeCache | None = None,
+    ) -> None:
+        """`start` is the signed `Start` (genesis); `initial_state` the machine's state before
+        entry 1. `recovering=True` for a node that restarts mid-game: it neither orders entries
+        nor accepts intents until every other player has answered its catch-up request."""
+        self._g = Genesis.open(start)
+        seat = self._g.seat_of(identity.peer_id)
+        if seat is None:
+            raise LocalProtocolError(f"{identity} is not seated in this game")
+        self.seat: Final = seat
+        self._identity = identity
+        self._machine = machine
+        self._cfg = config or LogConfig()
+        n = self._g.n
+        self._head: Head[S] = Head(
+            0, self._g.hash, initial_state, machine.state_hash(initial_state), (0,) * n
+        )
+        self._entries: list[bytes] = []
+        self._certs: dict[int, tuple[bytes, ...]] = {}
+        self._cache = cache if cache is not None else EnvelopeCache()
+        self._cache.put(self._g.data, self._g.envelope)
+        self._pool: dict[bytes, _Pending] = {}
+        self._flight: _Flight[S] | None = None
+        self._early: dict[int, dict[int, tuple[Envelope, bytes]]] = {}
+        self._suspects: dict[int, _Suspect] = {}
+        self._future: _Future | None = None
+        self._scratch: list[Step[S]] = []
+        self._catch_up: _CatchUp | None = None
+        self._sync_needed = {s for s in range(n) if s != seat} if recovering else set()
+        self._clock = _Clock(now_ms, [now_ms] * n)
+        self._halted: Diagnosis | None = None
+        self._signed: bytes | None = None  # the last entry this player signed
+
+    @classmethod
+    def resume(
+        cls,
+        identity: Identity,
+        transcript: Transcript,
+        machine: Machine[S],
+        initial_state: S,
+        *,
+        config: LogConfig | None = None,
+        now_ms: int = 0,
+        signed_entry: bytes | None = None,
+        cache: EnvelopeCache | None = None,
+    ) -> OrderingLog[S]:
+        """A restarted node's log from its journal, in recovery: the committed `transcript`
+        and `signed_entry`, the last entry it signed (`OrderingLog.signed_entry` when it
+        journaled). A sequencer that restarted re-sends that entry rather than signing another
+        one for the same position, which its peers would rightly call equivocation."""
+        report = audit(transcript, machine, initial_state)
+        log = cls(
+            identity, transcript.start, machine, initial_state,
+            config=config, now_ms=now_ms, recovering=True, cache=cache,
+        )
+        log._head = report.head
+        log._entries = list(transcript.entries)
+        if report.head.seq:
+            log._certs[report.head.seq] = report.certificate
+        log._signed = signed_entry
+        return log
+
+    # ---- queries ------------------------------------------------------------------------------
+
+    @property
+    def seq(self) -> int:
+        """The last committed position (0: only the genesis)."""
+        return self._head.seq
+
+    @property
+    def state(self) -> S:
+        """The committed state."""
+        return self._head.state
+
+    @property
+    def state_hash(self) -> bytes:
+        return self._head.state_hash
+
+    @property
+    def head_hash(self) -> bytes:
+        return self._head.hash
+
+    @property
+    def halted(self) -> Diagnosis | None:
+        return self._halted
+
+    @property
+    def recovering(self) -> bool:
+        return bool(self._sync_needed)
+
+    @property
+    def n_players(self) -> int:
+        return self._g.n
+
+    @property
+    def game(self) -> bytes:
+        return self._g.game
+
+    @property
+    def own_pending(self) -> IntentId | None:
+        """This player's intent that is neither committed nor rejected yet."""
+        for pending in self._pool.values():
+            if pending.own:
+                return pending.item.intent_id
+        return None
+
+    @property
+    def signed_entry(self) -> bytes | None:
+        """The last entry this player signed as sequencer: a node journals it (with the
+        transcript) before sending it, and gives it back to `resume` after a crash."""
+        return self._signed
+
+    def entry_bytes(self, seq: int) -> bytes:
+        """The committed entry envelope at `seq` (1-based), as signed."""
+        return self._entries[seq - 1]
+
+    def transcript(self, seq: int | None = None) -> Transcript:
+        """The committed log up to `seq` (default: all of it): genesis, entries, and the
+        certificate of the last one. `LocalProtocolError` if this log holds no certificate for
+        `seq` (a position it caught up over)."""
+        seq = self._head.seq if seq is None else seq
+        if not 0 <= seq <= self._head.seq:
+            raise LocalProtocolError(f"position {seq} is not committed here")
+        cert = self._certs.get(seq, ())
+        if seq and not cert:
+            raise LocalProtocolError(f"no certificate of position {seq} here")
+        return Transcript(self._g.data, tuple(self._entries[:seq]), cert)
+
+    def certified(self) -> tuple[int, ...]:
+        """The positions whose certificate this log holds (0, the genesis, always)."""
+        return (0, *sorted(self._certs))
+
+    def next_deadline(self) -> int | None:
+        """The earliest time at which `tick` has something to do (None: nothing pending)."""
+        if self._halted is not None:
+            return None
+        cfg = self._cfg
+        times: list[int] = [s.since_ms + cfg.censor_ms for s in self._suspects.values()]
+        flight = self._flight
+        if flight is not None:
+            times.append(flight.sent_ms + cfg.resend_ms)
+        for pending in self._pool.values():
+            times.append(pending.sent_ms + cfg.resend_ms)
+        if self._catch_up is not None:
+            times.append(self._catch_up.sent_ms + 2 * cfg.resend_ms)
+        if self._sync_needed:
+            times.append(self._clock.sync_sent_ms + cfg.resend_ms)
+        window = self._window_closes()
+        if window is not None:
+            times.append(window)
+        if flight is None:
+            due = self._censor_due()
+            if due is not None:
+                times.append(due + cfg.censor_ms)
+        seats, since = self._blocked_on()
+        if seats and (seats, since) != self._clock.reported:
+            times.append(since + cfg.notice_ms)
+        elif not seats and self._clock.reported[0]:
+            times.append(0)
+        return min(times) if times else None
+
+    # ---- inputs -------------------------------------------------------------------------------
+
+    def submit(self, action: bytes, now_ms: int) -> tuple[IntentId, list[Effect[S]]]:
+        """Sign and broadcast this player's intent for the committed state.
+
+        Raises `LocalProtocolError` if the log has halted or is recovering, if another intent of
+        this player is pending, or if the machine refuses the intent here.
+        """
+        if self._halted is not None:
+            raise LocalProtocolError("the log has halted")
+        if self._sync_needed:
+            raise LocalProtocolError("the log is recovering: wait until it has caught up")
+        own = self.own_pending
+        if own is not None:
+            raise LocalProtocolError(f"intent {own.seat}/{own.counter} is still pending")
+        head = self._head
+        intent = Intent(self._g.game, self.seat, head.counters[self.seat] + 1, head.seq, action)
+        try:
+            self._machine.precheck(head.state, self.seat, intent)
+        except MachineReject as reject:
+            raise LocalProtocolError(f"refused: {reject}") from reject
+        out: list[Effect[S]] = []
+        try:
+            self._issue(intent, now_ms, out)
+            self._progress(now_ms, out)
+        except _Stop:
+            pass
+        return intent.intent_id, out
+
+    def receive(self, from_seat: int, data: bytes | Message, now_ms: int) -> list[Effect[S]]:
+        """A message from the player in `from_seat` (whose channel is authenticated): envelope
+        bytes, a `CatchUpRequest`/`CatchUpResponse`, or any of them already decoded."""
+        self._check_peer(from_seat)
+        out: list[Effect[S]] = []
+        if self._halted is not None:
+            return out
+        try:
+            message, raw = self._decode(data)
+        except RemoteProtocolError as exc:
+            return [Dropped(from_seat, None, exc.reason)]
+        try:
+            if isinstance(message, Envelope):
+                self._on_envelope(from_seat, message, raw, now_ms, out)
+            elif isinstance(message, CatchUpRequest):
+                self._on_catch_up_request(from_seat, message, now_ms, out)
+            else:
+                assert isinstance(message, CatchUpResponse)
+                self._on_catch_up_response(from_seat, message, now_ms, out)
+            self._progress(now_ms, out)
+        except _Stop:
+            pass
+        return out
+
+    def tick(self, now_ms: int) -> list[Effect[S]]:
+        """Time has passed: close windows, retransmit, check timing faults, report waits."""
+        out: list[Effect[S]] = []
+        if self._halted is not None:
+            return out
+        try:
+            self._check_timing(now_ms, out)
+            self._progress(now_ms, out)
+            self._retransmit(now_ms, out)
+            self._report_waiting(now_ms, out)
+        except _Stop:
+            pass
+        return out
+
+    def peer_connected(self, seat: int, now_ms: int) -> list[Effect[S]]:
+        """The channel to `seat` is (again) open."""
+        self._check_peer(seat)
+        self._clock.connected[seat] = now_ms
+        out: list[Effect[S]] = []
+        if self._halted is None and seat in self._sync_needed:
+            self._send(seat, CatchUpRequest(self._g.game, self._tip().seq + 1), out)
+        return out
+
+    def peer_disconnected(self, seat: int, now_ms: int) -> list[Effect[S]]:
+        """The channel to `seat` is gone; timing checks against it pause."""
+        self._check_peer(seat)
+        self._clock.connected[seat] = None
+        return []
+
+    # ---- decoding and dispatch -------------------------------------------------------------------
+
+    def _check_peer(self, seat: int) -> None:
+        if not 0 <= seat < self._g.n or seat == self.seat:
+            raise LocalProtocolError(f"seat {seat} is not another player of this game")
+
+    def _decode(self, data: bytes | Message) -> tuple[Message, bytes]:
+        if isinstance(data, Message):
+            if not isinstance(data, (Envelope, CatchUpRequest, CatchUpResponse)):
+                raise RemoteProtocolError(f"{type(data).__name__} is not a log message")
+            raw = data.encode()
+            if isinstance(data, Envelope) and self._cache.get(raw) is None:
+                self._cache.put(raw, data)
+            return data, raw
+        envelope = self._cache.get(data)
+        if envelope is not None:
+            return envelope, data
+        message = decode_message(data, LOG_MESSAGES)
+        if isinstance(message, Envelope):
+            self._cache.put(data, message)
+        return message, data
+
+    def _on_envelope(
+        self, from_seat: int, envelope: Envelope, raw: bytes, now: int, out: list[Effect[S]]
+    ) -> None:
+        author = self._g.seat_of(envelope.author)
+        if author is None:
+            out.append(Dropped(from_seat, None, f"envelope by {envelope.author}, not a player"))
+            return
+        if envelope.game != self._g.game:
+            out.append(Dropped(from_seat, author, "envelope for another game"))
+            return
+        message = envelope.message
+        if isinstance(message, Intent):
+            self._on_intent(from_seat, envelope, raw, now, out)
+        elif isinstance(message, Entry):
+            self._on_entry(from_seat, author, envelope, raw, now, out)
+        elif isinstance(message, Ack):
+            self._on_ack(from_seat, author, envelope, message, raw, now, out)
+        elif isinstance(message, Start):
+            if raw != self._g.data:
+                out.append(Dropped(from_seat, author, "a second Start for this game"))
+        elif not isinstance(message, Reject):  # Reject is advisory: this log never needs one
+            out.append(Dropped(from_seat, author, f"{type(message).__name__} is not a log item"))
+
+    # ---- intents --------------------------------------------------------------------------------
+
+    def _on_intent(
+        self, from_seat: int, envelope: Envelope, raw: bytes, now: int, out: list[Effect[S]]
+    ) -> None:
+        try:
+            item = read_item(self._g, envelope, raw)
+        except ItemError as exc:
+            out.append(Dropped(from_seat, self._g.seat_of(envelope.author), exc.reason))
+            return
+        if item.digest in self._pool or item.seat == self.seat:
+            return  # a duplicate, or our own intent echoed back
+        fit = intent_fit(self._head, item)
+        if fit in (Fit.REPLAY, Fit.GAP):
+            intent = item.intent
+            out.append(Dropped(
+                from_seat, item.seat,
+                f"intent {item.seat}/{intent.counter} based on {intent.based_on}: {fit.value}",
+            ))
+            return
+        if fit is Fit.STALE:
+            return  # overtaken by a commit while on its way: normal, and harmless
+        pending = _Pending(item, now, own=False, sent_ms=now)
+        if self._judge(pending, now, out):
+            self._pool[item.digest] = pending
+
+    def _issue(self, intent: Intent, now: int, out: list[Effect[S]]) -> None:
+        envelope = Envelope.seal(self._identity, self._g.game, intent)
+        data = envelope.encode()
+        self._cache.put(data, envelope)
+        item = read_item(self._g, envelope, data)
+        self._pool[item.digest] = _Pending(item, now, own=True, live=True, sent_ms=now)
+        out.append(Broadcast(envelope, data))
+
+    def _judge(self, pending: _Pending, now: int, out: list[Effect[S]]) -> bool:
+        """Re-evaluate a pending intent against the committed head; False: drop it."""
+        item = pending.item
+        fit = intent_fit(self._head, item)
+        if fit is Fit.FUTURE:
+            pending.live = False
+            return True
+        if fit is Fit.FITS:
+            try:
+                self._machine.precheck(self._head.state, item.seat, item.intent)
+            except MachineReject as reject:
+                out.append(Rejected(item.seat, item.intent_id, reject.code, reject.detail, None))
+                return False
+            pending.live = True
+            return True
+        if pending.own and fit is Fit.STALE:
+            self._reissue(item, now, out)
+        elif pending.own:
+            out.append(Rejected(item.seat, item.intent_id, RejectCode.DUPLICATE, fit.value, None))
+        return False
+
+    def _reissue(self, stale: Item, now: int, out: list[Effect[S]]) -> None:
+        """Rule L8: our own intent missed its position; try it again at the new one."""
+        head = self._head
+        old = stale.intent
+        intent = Intent(old.game, old.seat, head.counters[self.seat] + 1, head.seq, old.action)
+        try:
+            self._machine.precheck(head.state, self.seat, intent)
+        except MachineReject as reject:
+            out.append(Rejected(self.seat, old.intent_id, reject.code, reject.detail, None))
+            return
+        self._issue(intent, now, out)
+
+    # ---- entries --------------------------------------------------------------------------------
+
+    def _on_entry(
+        self,
+        from_seat: int,
+        author: int,
+        envelope: Envelope,
+        raw: bytes,
+        now: int,
+        out: list[Effect[S]],
+    ) -> None:
+        entry = envelope.message
+        assert isinstance(entry, Entry)
+        head = self._head
+        seq = entry.seq
+        if seq == 0:
+            out.append(Dropped(from_seat, author, "an entry at position 0"))
+        elif seq <= head.seq:
+            self._on_old_entry(from_seat, author, entry, raw, now, out)
+        elif seq == head.seq + 1:
+            self._on_next_entry(from_seat, author, envelope, raw, now, out)
+        elif seq == head.seq + 2 and self._flight is not None:
+            # The sender committed our entry in flight: we lack acks. Keep its successor and show
+            # it our ack, which it answers with the certificate (rule L6).
+            self._future = _Future(from_seat, envelope, raw, now)
+            self._send_data(from_seat, self._flight.ack, self._flight.ack_data, out)
+        else:
+            self._request_catch_up(from_seat, now, out)
+
+    def _on_old_entry(
+        self, from_seat: int, author: int, entry: Entry, raw: bytes, now: int,
+        out: list[Effect[S]],
+    ) -> None:
+        mine = self._entries[entry.seq - 1]
+        if raw == mine:
+            if entry.seq == self._head.seq:
+                self._send_certificate(from_seat, now, out)  # it lacks some acks of it
+            return
+        committed = self._cache.open(mine).message
+        assert isinstance(committed, Entry)
+        if author != committed.sequencer:
+            out.append(Dropped(from_seat, author, f"entry {entry.seq} not by its sequencer"))
+            return
+        self._halt(DiagnosisKind.EQUIVOCATION, author, entry.seq,
+                   f"seat {author} signed two entries for position {entry.seq}",
+                   (mine, raw), out)
+
+    def _on_next_entry(
+        self,
+        from_seat: int,
+        author: int,
+        envelope: Envelope,
+        raw: bytes,
+        arrived: int,
+        out: list[Effect[S]],
+    ) -> None:
+        flight = self._flight
+        seq = self._head.seq + 1
+        if flight is not None:
+            if raw == flight.step.data:
+                self._send_data(from_seat, flight.ack, flight.ack_data, out)
+            elif author == flight.step.entry.sequencer:
+                self._halt(DiagnosisKind.EQUIVOCATION, author, seq,
+                           f"seat {author} signed two entries for position {seq}",
+                           (flight.step.data, raw), out)
+            else:
+                out.append(Dropped(from_seat, author, f"entry {seq} not signed by its sequencer"))
+            return
+        expected = self._machine.sequencer(self._head.state)
+        if author != expected:
+            out.append(Dropped(
+                from_seat, author, f"entry {seq} signed by seat {author}; sequencer is {expected}"
+            ))
+            return
+        try:
+            step = check_entry(
+                self._g, self._machine, self._head, envelope, raw, self._cache.open
+            )
+        except EntryFault as fault:
+            self._halt(DiagnosisKind.INVALID_ENTRY, fault.seat, seq, fault.reason, (raw,), out)
+        self._check_omission(step, arrived, out)
+        self._accept(step, arrived, out)
+
+    def _check_omission(self, step: Step[S], arrived: int, out: list[Effect[S]]) -> None:
+        """Rule L5: a live intent held `omit_ms` before this entry arrived must be in it."""
+        if self._sync_needed or len(step.entry.intents) >= MAX_INTENTS_PER_ENTRY:
+            return
+        sequencer = step.entry.sequencer
+        since = self._clock.connected[sequencer] if sequencer != self.seat else None
+        if since is None:
+            return
+        included = {outcome.item.seat for outcome in step.outcomes}
+        for pending in self._pool.values():
+            item = pending.item
+            if not pending.live or item.seat in included or item.seat == sequencer:
+                continue
+            if len(step.data) + len(item.data) + _ITEM_OVERHEAD > MAX_ENTRY_BYTES:
+                continue  # would not have fitted
+            if arrived - max(pending.received_ms, since) >= self._cfg.omit_ms:
+                self._halt(
+                    DiagnosisKind.CENSORSHIP, sequencer, step.entry.seq,
+                    f"entry {step.entry.seq} by seat {sequencer} leaves out intent "
+                    f"{item.seat}/{item.intent.counter}, live here since "
+                    f"{pending.received_ms} ms (entry arrived at {arrived} ms)",
+                    (item.data, step.data), out,
+                )
+
+    def _accept(self, step: Step[S], now: int, out: list[Effect[S]]) -> None:
+        """Rule L2: the entry is valid; acknowledge it and wait for everyone's ack."""
+        head = step.head
+        envelope = Envelope.seal(
+            self._identity, self._g.game, Ack(head.seq, head.hash, head.state_hash)
+        )
+        data = envelope.encode()
+        self._cache.put(data, envelope)
+        self._flight = _Flight(step, now, envelope, data, {self.seat: data}, now)
+        out.append(Broadcast(envelope, data))
+        for seat, (ack_envelope, ack_data) in self._early.pop(head.seq, {}).items():
+            ack = ack_envelope.message
+            assert isinstance(ack, Ack)
+            self._take_ack(seat, ack_envelope, ack, ack_data, now, out)
+        self._maybe_commit(now, out)
+
+    # ---- acks ------------------------------------------------------------------------------------
+
+    def _on_ack(
+        self,
+        from_seat: int,
+        author: int,
+        envelope: Envelope,
+        ack: Ack,
+        raw: bytes,
+        now: int,
+        out: list[Effect[S]],
+    ) -> None:
+        head = self._head
+        if ack.seq == 0:
+            out.append(Dropped(from_seat, author, "an ack of position 0"))
+        elif ack.seq <= head.seq:
+            cert = self._certs.get(ack.seq)
+            if cert is None:
+                return  # a position we caught up over: we hold no acks of it to compare
+            if self._cache.open(cert[author]).payload != envelope.payload:
+                self._halt(DiagnosisKind.EQUIVOCATION, author, ack.seq,
+                           f"seat {author} signed two different acks of position {ack.seq}",
+                           (cert[author], raw), out)
+            if ack.seq == head.seq and from_seat == author:
+                self._send_certificate(author, now, out)
+        elif ack.seq == head.seq + 1 and self._flight is not None:
+            self._take_ack(author, envelope, ack, raw, now, out)
+            self._maybe_commit(now, out)
+        elif ack.seq <= head.seq + 2 and (ack.seq == head.seq + 1 or self._flight is not None):
+            early = self._early.setdefault(ack.seq, {})
+            held = early.get(author)
+            if held is not None and held[0].payload != envelope.payload:
+                self._halt(DiagnosisKind.EQUIVOCATION, author, ack.seq,
+                           f"seat {author} signed two different acks of position {ack.seq}",
+                           (held[1], raw), out)
+            early[author] = (envelope, raw)
+            flight = self._flight
+            if ack.seq == head.seq + 2 and flight is not None:
+                # The author committed our entry in flight: show it our ack to get the proof.
+                self._send_data(from_seat, flight.ack, flight.ack_data, out)
+        else:
+            self._request_catch_up(from_seat, now, out)
+
+    def _take_ack(
+        self, seat: int, envelope: Envelope, ack: Ack, raw: bytes, now: int,
+        out: list[Effect[S]],
+    ) -> None:
+        flight = self._flight
+        assert flight is not None
+        held = flight.acks.get(seat)
+        suspect = self._suspects.get(seat)
+        if held is not None or suspect is not None:
+            held_data = held if held is not None else suspect.data  # type: ignore[union-attr]
+            if self._cache.open(held_data).payload != envelope.payload:
+                self._halt(DiagnosisKind.EQUIVOCATION, seat, ack.seq,
+                           f"seat {seat} signed two different acks of position {ack.seq}",
+                           (held_data, raw), out)
+            return
+        head = flight.step.head
+        if ack.entry_hash != head.hash:
+            # Either the sequencer equivocated or `seat` lies: show it the entry we hold; an
+            # honest player answers with the other entry (rule L4), else BOGUS_ACK (rule L5).
+            self._suspects[seat] = _Suspect(raw, envelope.payload, now)
+            self._send_data(seat, flight.step.envelope, flight.step.data, out)
+            return
+        if ack.state_hash != head.state_hash:
+            self._halt(DiagnosisKind.DIVERGENCE, seat, ack.seq,
+                       f"seat {seat} acked state {ack.state_hash.hex()[:16]} for entry "
+                       f"{ack.seq}; this node computed {head.state_hash.hex()[:16]}",
+                       (flight.ack_data, raw), out)
+        flight.acks[seat] = raw
+
+    def _maybe_commit(self, now: int, out: list[Effect[S]]) -> None:
+        flight = self._flight
+        if flight is None or len(flight.acks) < self._g.n:
+            return
+        cert = tuple(flight.acks[seat] for seat in range(self._g.n))
+        self._flight = None
+        self._suspects.clear()
+        self._advance(flight.step, cert, now, out)
+        self._after_commit(now, out)
+
+    def _advance(
+        self, step: Step[S], cert: tuple[bytes, ...] | None, now: int, out: list[Effect[S]]
+    ) -> None:
+        """Commit one validated entry (live, or caught up)."""
+        head = step.head
+        self._head = head
+        self._entries.append(step.data)
+        if self._scratch:  # a live commit overtook a catch-up in progress
+            if self._scratch[0].data == step.data:
+                del self._scratch[0]
+            else:
+                self._scratch.clear()
+        if cert is not None:
+            self._certs[head.seq] = cert
+        self._clock.committed_ms = now
+        out.append(Committed(
+            head.seq, step.envelope, step.data, head.state, head.state_hash, step.outcomes
+        ))
+        for outcome in step.outcomes:
+            item = outcome.item
+            self._pool.pop(item.digest, None)
+            if outcome.reject is not None:
+                reject = outcome.reject
+                out.append(Rejected(item.seat, item.intent_id, reject.code, reject.detail,
+                                    head.seq))
+        for seq in [s for s in self._early if s <= head.seq]:
+            del self._early[seq]
+
+    def _after_commit(self, now: int, out: list[Effect[S]]) -> None:
+        """Re-judge pending intents against the new head; take up an entry that came early."""
+        for digest, pending in list(self._pool.items()):
+            if not self._judge(pending, now, out):
+                self._pool.pop(digest, None)
+        future = self._future
+        self._future = None
+        if future is not None and self._flight is None:
+            author = self._g.seat_of(future.envelope.author)
+            assert author is not None
+            self._on_entry(future.from_seat, author, future.envelope, future.data,
+                           future.received_ms, out)
+
+    # ---- ordering (when this player is the sequencer) ----------------------------------------
+
+    def _progress(self, now: int, out: list[Effect[S]]) -> None:
+        """Rules L1 and L3: order the next entry if it is ours to order and the window is over."""
+        if self._flight is not None or self._sync_needed or self._scratch:
+            return
+        head = self._head
+        if self._machine.sequencer(head.state) != self.seat:
+            return
+        if self._readopt(now, out):
+            return
+        candidates = self._candidates()
+        if not candidates:
+            return
+        close = self._window_close(candidates)
+        if close is not None and now < close:
+            return
+        ordered = sorted(candidates.values(), key=lambda p: fairness_key(head.hash, p.item))
+        chosen: list[Item] = []
+        size = _ENTRY_OVERHEAD
+        for pending in ordered:
+            cost = len(pending.item.data) + _ITEM_OVERHEAD
+            if size + cost <= MAX_ENTRY_BYTES:
+                chosen.append(pending.item)
+                size += cost
+            if len(chosen) == MAX_INTENTS_PER_ENTRY:
+                break
+        window = self._cfg.window_ms if close is not None else 0
+        fairness = FairnessWindow(window, len(chosen)) if len(chosen) > 1 else None
+        entry = Entry(head.seq + 1, head.hash, self.seat, tuple(i.data for i in chosen), fairness)
+        envelope = Envelope.seal(self._identity, self._g.game, entry)
+        data = envelope.encode()
+        self._cache.put(data, envelope)
+        try:
+            step = check_entry(self._g, self._machine, head, envelope, data, self._cache.open)
+        except EntryFault as fault:  # pragma: no cover - the pool holds only fitting intents
+            raise LocalProtocolError(f"this node built an invalid entry: {fault}") from fault
+        self._signed = data
+        out.append(Broadcast(envelope, data))
+        self._accept(step, now, out)
+
+    def _readopt(self, now: int, out: list[Effect[S]]) -> bool:
+        """After a restart: the entry we signed for this position before, if any, again."""
+        data = self._signed
+        if data is None:
+            return False
+        envelope = self._cache.open(data)
+        entry = envelope.message
+        if not isinstance(entry, Entry) or entry.seq != self._head.seq + 1:
+            return False
+        try:
+            step = check_entry(self._g, self._machine, self._head, envelope, data,
+                               self._cache.open)
+        except EntryFault:
+            return False
+        out.append(Broadcast(envelope, data))
+        self._accept(step, now, out)
+        return True
+
+    def _candidates(self) -> dict[int, _Pending]:
+        """One live intent per author (the lowest digest if an author signed several)."""
+        chosen: dict[int, _Pending] = {}
+        for pending in self._pool.values():
+            if pending.live:
+                seat = pending.item.seat
+                held = chosen.get(seat)
+                if held is None or pending.item.digest < held.item.digest:
+                    chosen[seat] = pending
+        return chosen
+
+    def _window_close(self, candidates: dict[int, _Pending]) -> int | None:
+        """When the fairness window closes (None: no race, so no window)."""
+        actors = self._machine.actors(self._head.state)
+        if len(actors) <= 1:
+            return None
+        if actors.issubset(candidates):
+            return 0  # every seat that may act has spoken: nothing left to wait for
+        committed = self._clock.committed_ms
+        opened = min(max(p.received_ms, committed) for p in candidates.values())
+        return opened + self._cfg.window_ms
+
+    def _window_closes(self) -> int | None:
+        if self._flight is not None or self._sync_needed or self._scratch:
+            return None
+        if self._machine.sequencer(self._head.state) != self.seat:
+            return None
+        candidates = self._candidates()
+        return self._window_close(candidates) if candidates else None
+
+    # ---- timing ---------------------------------------------------------------------------------
+
+    def _censor_due(self) -> int | None:
+        """Rule L5: since when the sequencer owes an entry for a live intent held here."""
+        if self._flight is not None or self._sync_needed or self._scratch:
+            return None
+        sequencer = self._machine.sequencer(self._head.state)
+        since = self._clock.connected[sequencer] if sequencer != self.seat else None
+        if since is None:
+            return None
+        dues = [
+            max(p.received_ms, self._clock.committed_ms, since)
+            for p in self._pool.values()
+            if p.live and p.item.seat != sequencer
+        ]
+        return min(dues) if dues else None
+
+    def _check_timing(self, now: int, out: list[Effect[S]]) -> None:
+        cfg = self._cfg
+        for seat, suspect in self._suspects.items():
+            if now - suspect.since_ms >= cfg.censor_ms:
+                self._halt(DiagnosisKind.BOGUS_ACK, seat, self._head.seq + 1,
+                           f"seat {seat} acked an entry hash nobody showed in {cfg.censor_ms} ms",
+                           (suspect.data,), out)
+        due = self._censor_due()
+        if due is None or now - due < cfg.censor_ms:
+            return
+        sequencer = self._machine.sequencer(self._head.state)
+        late = min(
+            (p for p in self._pool.values() if p.live and p.item.seat != sequencer),
+            key=lambda p: p.received_ms,
+        )
+        self._halt(DiagnosisKind.CENSORSHIP, sequencer, self._head.seq + 1,
+                   f"seat {sequencer} has not ordered intent {late.item.seat}/"
+                   f"{late.item.intent.counter} for {now - due} ms",
+                   (late.item.data,), out)
+
+    def _retransmit(self, now: int, out: list[Effect[S]]) -> None:
+        """Rule L6."""
+        cfg = self._cfg
+        flight = self._flight
+        if flight is not None and now - flight.sent_ms >= cfg.resend_ms:
+            flight.sent_ms = now
+            out.append(Broadcast(flight.ack, flight.ack_data))
+            for seat in range(self._g.n):
+                if seat not in flight.acks and self._clock.connected[seat] is not None:
+                    self._send_data(seat, flight.step.envelope, flight.step.data, out)
+        sequencer = self._machine.sequencer(self._head.state)
+        relay = flight is None and sequencer != self.seat
+        relay = relay and self._clock.connected[sequencer] is not None
+        for pending in self._pool.values():
+            if now - pending.sent_ms < cfg.resend_ms:
+                continue
+            if pending.own:
+                pending.sent_ms = now
+                out.append(Broadcast(pending.item.envelope, pending.item.data))
+            elif relay and pending.live:
+                pending.sent_ms = now
+                self._send_data(sequencer, pending.item.envelope, pending.item.data, out)
+            else:
+                pending.sent_ms = now
+        catch_up = self._catch_up
+        if catch_up is not None and now - catch_up.sent_ms >= 2 * cfg.resend_ms:
+            self._catch_up = None
+            self._request_catch_up(self._next_peer(catch_up.peer), now, out)
+        if self._sync_needed and now - self._clock.sync_sent_ms >= cfg.resend_ms:
+            self._clock.sync_sent_ms = now
+            for seat in sorted(self._sync_needed):
+                if self._clock.connected[seat] is not None:
+                    self._send(seat, CatchUpRequest(self._g.game, self._tip().seq + 1), out)
+
+    def _next_peer(self, after: int) -> int:
+        n = self._g.n
+        for step in range(1, n + 1):
+            seat = (after + step) % n
+            if seat != self.seat and self._clock.connected[seat] is not None:
+                return seat
+        return after
+
+    def _blocked_on(self) -> tuple[frozenset[int], int]:
+        flight = self._flight
+        if flight is not None:
+            missing = frozenset(s for s in range(self._g.n) if s not in flight.acks)
+            return missing, flight.received_ms
+        if self._sync_needed:
+            return frozenset(self._sync_needed), self._clock.committed_ms
+        due = self._censor_due()
+        if due is not None:
+            return frozenset({self._machine.sequencer(self._head.state)}), due
+        return frozenset(), 0
+
+    def _report_waiting(self, now: int, out: list[Effect[S]]) -> None:
+        seats, since = self._blocked_on()
+        reported = self._clock.reported
+        if seats and (seats, since) != reported and now - since >= self._cfg.notice_ms:
+            self._clock.reported = (seats, since)
+            out.append(Waiting(seats, since))
+        elif not seats and reported[0]:
+            self._clock.reported = (frozenset(), 0)
+            out.append(Waiting(frozenset(), now))
+
+    # ---- catch-up -------------------------------------------------------------------------------
+
+    def _tip(self) -> Head[S]:
+        return self._scratch[-1].head if self._scratch else self._head
+
+    def _request_catch_up(self, peer: int, now: int, out: list[Effect[S]]) -> None:
+        held = self._catch_up
+        if held is not None and now - held.sent_ms < 2 * self._cfg.resend_ms:
+            return
+        self._catch_up = _CatchUp(peer, now)
+        self._send(peer, CatchUpRequest(self._g.game, self._tip().seq + 1), out)
+
+    def _send_certificate(self, seat: int, now: int, out: list[Effect[S]]) -> None:
+        """Show a player stuck on our last committed position the entry and its certificate."""
+        last = self._clock.cert_sent.get(seat)
+        if last is not None and now - last < self._cfg.resend_ms:
+            return
+        cert = self._certs.get(self._head.seq)
+        if cert is None:  # pragma: no cover - the last position always has its certificate
+            return
+        self._clock.cert_sent[seat] = now
+        entries = (self._entries[-1], *cert)
+        self._send(seat, CatchUpResponse(self._g.game, self._head.seq, entries, False), out)
+
+    def _on_catch_up_request(
+        self, from_seat: int, request: CatchUpRequest, now: int, out: list[Effect[S]]
+    ) -> None:
+        if request.game != self._g.game or request.from_seq == 0:
+            out.append(Dropped(from_seat, None, "catch-up request for another game or seq 0"))
+            return
+        head = self._head
+        if request.from_seq > head.seq + 1:
+            self._request_catch_up(from_seat, now, out)  # it is ahead of us
+        self._send(from_seat, self._catch_up_chunk(request.from_seq), out)
+
+    def _catch_up_chunk(self, first: int) -> CatchUpResponse:
+        """Committed entries from `first`, as many as fit; the chunk ends at a certified entry
+        when it can, and the last chunk also carries the entry in flight (a hint, unproven)."""
+        head = self._head
+        flight = self._flight
+        reserve = sum(len(a) + _ITEM_OVERHEAD for a in self._certs.get(head.seq, ()))
+        if flight is not None:
+            reserve += len(flight.step.data) + _ITEM_OVERHEAD
+        budget = codec.MAX_MESSAGE_SIZE - _RESPONSE_OVERHEAD - reserve
+        limit = MAX_CATCH_UP_ENTRIES - self._g.n - 1
+        items: list[bytes] = []
+        seq = first
+        while seq <= head.seq and len(items) < limit:
+            raw = self._entries[seq - 1]
+            if items and len(raw) + _ITEM_OVERHEAD > budget:
+                break
+            items.append(raw)
+            budget -= len(raw) + _ITEM_OVERHEAD
+            seq += 1
+        last = first + len(items) - 1
+        certified = next((s for s in range(last, first - 1, -1) if s in self._certs), None)
+        if certified is not None:
+            del items[certified - first + 1:]
+            items.extend(self._certs[certified])
+            last = certified
+        more = last < head.seq
+        if not more and flight is not None:
+            items.append(flight.step.data)
+        return CatchUpResponse(self._g.game, first, tuple(items), more)
+
+    def _on_catch_up_response(
+        self, from_seat: int, response: CatchUpResponse, now: int, out: list[Effect[S]]
+    ) -> None:
+        if response.game != self._g.game:
+            out.append(Dropped(from_seat, None, "catch-up response for another game"))
+            return
+        parsed = self._parse_chunk(from_seat, response, out)
+        if parsed is None:
+            return
+        entries, acks, hint = parsed
+        if entries:
+            if not self._absorb(from_seat, response.from_seq, entries, out):
+                return
+            if acks:
+                self._certify(from_seat, acks, now, out)
+            elif not response.more and self._scratch:
+                out.append(Dropped(from_seat, None, "last catch-up chunk without a certificate"))
+                self._scratch.clear()
+                return
+        if response.more:
+            self._catch_up = None
+            self._request_catch_up(from_seat, now, out)
+        else:
+            if self._catch_up is not None and self._catch_up.peer == from_seat:
+                self._catch_up = None
+            self._sync_needed.discard(from_seat)
+        if hint is not None:
+            envelope, raw = hint
+            author = self._g.seat_of(envelope.author)
+            if author is not None and self._scratch == []:
+                self._on_entry(from_seat, author, envelope, raw, now, out)
+
+    def _parse_chunk(
+        self, from_seat: int, response: CatchUpResponse, out: list[Effect[S]]
+    ) -> tuple[list[tuple[Envelope, bytes]], list[bytes], tuple[Envelope, bytes] | None] | None:
+        entries: list[tuple[Envelope, bytes]] = []
+        acks: list[bytes] = []
+        hint: tuple[Envelope, bytes] | None = None
+        for raw in response.entries:
+            try:
+                envelope = self._cache.open(raw)
+            except RemoteProtocolError as exc:
+                out.append(Dropped(from_seat, None, f"catch-up: {exc.reason}"))
+                return None
+            message = envelope.message
+            if hint is None and not acks and isinstance(message, Entry):
+                entries.append((envelope, raw))
+            elif hint is None and isinstance(message, Ack):
+                acks.append(raw)
+            elif hint is None and isinstance(message, Entry):
+                hint = (envelope, raw)
+            else:
+                out.append(Dropped(from_seat, None, "catch-up: entries, acks, hint in that order"))
+                return None
+        return entries, acks, hint
+
+    def _absorb(
+        self,
+        from_seat: int,
+        first: int,
+        entries: list[tuple[Envelope, bytes]],
+        out: list[Effect[S]],
+    ) -> bool:
+        """Rule L7: validate a chunk of entries onto the scratch head; False if refused."""
+        for offset, (envelope, raw) in enumerate(entries):
+            entry = envelope.message
+            assert isinstance(entry, Entry)
+            seq = first + offset
+            author = self._g.seat_of(envelope.author)
+            if entry.seq != seq or author is None:
+                out.append(Dropped(from_seat, author, "catch-up: misnumbered or foreign entry"))
+                self._scratch.clear()
+                return False
+            known = self._known_entry(seq)
+            if known is not None:
+                if raw != known.data:
+                    self._conflict(from_seat, author, known.entry, known.data, raw, out)
+                    self._scratch.clear()
+                    return False
+                continue
+            tip = self._tip()
+            if seq != tip.seq + 1:
+                out.append(Dropped(from_seat, author, "catch-up: a gap in the entries"))
+                self._scratch.clear()
+                return False
+            flight = self._flight
+            if flight is not None and seq == flight.step.head.seq:
+                if raw != flight.step.data:
+                    self._conflict(from_seat, author, flight.step.entry, flight.step.data, raw, out)
+                    return False
+                step = flight.step
+            else:
+                expected = self._machine.sequencer(tip.state)
+                if author != expected:
+                    out.append(Dropped(from_seat, author, f"catch-up: entry {seq} not by "
+                                                          f"its sequencer {expected}"))
+                    self._scratch.clear()
+                    return False
+                try:
+                    step = check_entry(self._g, self._machine, tip, envelope, raw,
+                                       self._cache.open)
+                except EntryFault as fault:
+                    self._halt(DiagnosisKind.INVALID_ENTRY, fault.seat, seq, fault.reason,
+                               (raw,), out)
+            self._scratch.append(step)
+            if len(self._scratch) > MAX_SCRATCH:
+                out.append(Dropped(from_seat, None, "catch-up: too many uncertified entries"))
+                self._scratch.clear()
+                return False
+        return True
+
+    def _known_entry(self, seq: int) -> _KnownEntry | None:
+        if seq <= self._head.seq:
+            data = self._entries[seq - 1]
+            entry = self._cache.open(data).message
+            assert isinstance(entry, Entry)
+            return _KnownEntry(entry, data)
+        index = seq - self._head.seq - 1
+        if index < len(self._scratch):
+            step = self._scratch[index]
+            return _KnownEntry(step.entry, step.data)
+        return None
+
+    def _conflict(
+        self, from_seat: int, author: int, held: Entry, held_data: bytes, raw: bytes,
+        out: list[Effect[S]],
+    ) -> None:
+        if author != held.sequencer:
+            out.append(Dropped(from_seat, author, f"catch-up: entry {held.seq} conflicts"))
+            return
+        self._halt(DiagnosisKind.EQUIVOCATION, author, held.seq,
+                   f"seat {author} signed two entries for position {held.seq}",
+                   (held_data, raw), out)
+
+    def _certify(self, from_seat: int, acks: list[bytes], now: int, out: list[Effect[S]]) -> None:
+        if not self._scratch:
+            return  # nothing new: the chunk only repeated what we have committed
+        target = self._scratch[-1].head
+        try:
+            cert = check_certificate(self._g, target, acks, self._cache.open)
+        except CertificateError as exc:
+            if not exc.diverged:
+                out.append(Dropped(from_seat, exc.seat, exc.reason))
+                self._scratch.clear()
+                return
+            detail = exc.reason if exc.seat is not None else (
+                f"every player acked another state than this node computed for entry "
+                f"{target.seq}")
+            self._halt(DiagnosisKind.DIVERGENCE, exc.seat, target.seq, detail, tuple(acks), out)
+        steps, self._scratch = self._scratch, []
+        for step in steps:
+            self._advance(step, cert if step.head is target else None, now, out)
+        flight = self._flight
+        if flight is not None and flight.step.head.seq <= self._head.seq:
+            self._flight = None
+            self._suspects.clear()
+        self._after_commit(now, out)
+
+    # ---- output helpers -------------------------------------------------------------------------
+
+    def _send(self, seat: int, message: Message, out: list[Effect[S]]) -> None:
+        out.append(SendTo(seat, message, message.encode()))
+
+    def _send_data(
+        self, seat: int, message: Message, data: bytes, out: list[Effect[S]]
+    ) -> None:
+        out.append(SendTo(seat, message, data))
+
+    def _halt(
+        self,
+        kind: DiagnosisKind,
+        seat: int | None,
+        seq: int,
+        detail: str,
+        evidence: tuple[bytes, ...],
+        out: list[Effect[S]],
+    ) -> NoReturn:
+        """Stop for good (rule L4): report, share the evidence with everyone, unwind."""
+        diagnosis = Diagnosis(kind, seat, seq, detail, evidence)
+        self._halted = diagnosis
+        out.append(Halted(diagnosis))
+        for raw in evidence:
+            envelope = self._evidence_envelope(raw)
+            if envelope is not None:
+                out.append(Broadcast(envelope, raw))
+        raise _Stop
+
+    def _evidence_envelope(self, raw: bytes) -> Envelope | None:
+        try:
+            return self._cache.open(raw)
+        except RemoteProtocolError:
+            return None
+

@@ -1,0 +1,20 @@
+"""Whole games over a perfect network: every peer commits the same log and the same states."""
+
+from __future__ import annotations
+
+import pytest
+
+from p2p_durak import engine
+
+from .netsim import Plan, Sim
+
+
+@pytest.mark.parametrize("n", [2, 3, 4, 5, 6])
+def test_whole_game_over_a_perfect_network(n: int) -> None:
+    sim = Sim(n, Plan(seed=n))
+    sim.run()
+    sim.check_agreement()
+    for peer in sim.peers:
+        assert peer.halted is None
+        assert engine.is_over(peer.log.state)
+    assert sim.peers[0].log.seq > 20
