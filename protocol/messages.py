@@ -331,6 +331,7 @@ U16: Final = UInt(0, U16_MAX)
 U32: Final = UInt(0, U32_MAX)
 U64: Final = UInt(0, U64_MAX)
 NAME: Final = Text(MAX_NAME_BYTES, min_chars=1)
+ENDPOINT: Final = Text(MAX_NAME_BYTES)
 DETAIL: Final = Text(MAX_DETAIL_BYTES)
 # Envelopes nest inside entries and catch-up responses; the frame bound is the real limit.
 ENVELOPE_BYTES: Final = Blob(1, MAX_FRAME_SIZE)
@@ -417,6 +418,9 @@ class PlayerInfo(Record):
 
     identity: PeerId = field(metadata=wire(KEY, "the player's installation key"))
     name: str = field(metadata=wire(NAME, "display name"))
+    endpoint: str = field(
+        default="", metadata=wire(ENDPOINT, "host:port where the player accepts peers, or empty")
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -664,6 +668,9 @@ class JoinRequest(Message):
     rules_hash: bytes = field(metadata=wire(HASH, "rules the joiner agrees to"))
     name: str = field(metadata=wire(NAME, "display name"))
     identity: PeerId = field(metadata=wire(KEY, "joiner's identity"))
+    listen_port: int = field(
+        default=0, metadata=wire(UInt(0, U16_MAX), "TCP port the joiner accepts peers on, or 0")
+    )
 
 
 @dataclass(frozen=True, slots=True)

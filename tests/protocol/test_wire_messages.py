@@ -174,9 +174,9 @@ def test_constructors_validate() -> None:
 def test_unsafe_names_are_refused(name: str) -> None:
     with pytest.raises(LocalProtocolError):
         PlayerInfo(ALICE.peer_id, name)
-    raw = codec.encode((JoinRequest.TAG, 1, GAME, 1, RULES_HASH, "ok", ALICE.peer_id.key))
+    raw = codec.encode((JoinRequest.TAG, 1, GAME, 1, RULES_HASH, "ok", ALICE.peer_id.key, 0))
     if name != "\ud800":
-        bad = codec.encode((JoinRequest.TAG, 1, GAME, 1, RULES_HASH, name, ALICE.peer_id.key))
+        bad = codec.encode((JoinRequest.TAG, 1, GAME, 1, RULES_HASH, name, ALICE.peer_id.key, 0))
         with pytest.raises(RemoteProtocolError):
             decode_message(bad, DIRECT_MESSAGES)
     assert decode_message(raw, DIRECT_MESSAGES) == JoinRequest(
@@ -194,7 +194,7 @@ def test_unknown_codes_and_bad_keys_are_refused() -> None:
     with pytest.raises(RemoteProtocolError, match="unknown RejectCode"):
         decode_message(codec.encode(raw), SIGNED_MESSAGES)
     small_order = bytes(32)
-    raw_join = (JoinRequest.TAG, 1, GAME, 1, RULES_HASH, "Eve", small_order)
+    raw_join = (JoinRequest.TAG, 1, GAME, 1, RULES_HASH, "Eve", small_order, 0)
     with pytest.raises(RemoteProtocolError) as info:
         decode_message(codec.encode(raw_join), DIRECT_MESSAGES)
     assert info.value.code is ErrorCode.WRONG_IDENTITY
