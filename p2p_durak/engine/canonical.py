@@ -40,3 +40,51 @@ def _encode_into(value: object, out: bytearray) -> None:
             _encode_into(item, out)
     else:
         raise TypeError(f"cannot encode {type(value).__name__} canonically")
+
+
+def decode(data: bytes) -> object:
+    """The value `encode` produced (tuples for arrays); ValueError for anything else."""
+    value, end = _decode_at(data, 0, 0)
+    if end != len(data):
+        raise ValueError("trailing bytes after a canonical value")
+    return value
+
+
+_MAX_DEPTH = 16
+
+
+def _decode_at(data: bytes, pos: int, depth: int) -> tuple[object, int]:
+    if depth > _MAX_DEPTH or pos >= len(data):
+        raise ValueError("canonical value truncated or nested too deep")
+    tag = data[pos:pos + 1]
+    pos += 1
+    if tag == b"N":
+        return None, pos
+    if tag == b"T":
+        return True, pos
+    if tag == b"F":
+        return False, pos
+    if tag not in (b"i", b"s", b"b", b"l"):
+        raise ValueError(f"unknown canonical tag {tag!r}")
+    if pos + 4 > len(data):
+        raise ValueError("canonical length truncated")
+    (size,) = _U32.unpack_from(data, pos)
+    pos += 4
+    if tag == b"l":
+        items = []
+        for _ in range(size):
+            item, pos = _decode_at(data, pos, depth + 1)
+            items.append(item)
+        return tuple(items), pos
+    body = data[pos:pos + size]
+    if len(body) != size:
+        raise ValueError("canonical value truncated")
+    pos += size
+    if tag == b"b":
+        return bytes(body), pos
+    text = body.decode("utf-8")
+    if tag == b"s":
+        return text, pos
+    if not text or text != str(int(text)):
+        raise ValueError("not a canonical integer")
+    return int(text), pos

@@ -12,7 +12,7 @@ import hashlib
 from dataclasses import dataclass, field, fields, replace
 from typing import Any
 
-from p2p_durak.engine.canonical import encode
+from p2p_durak.engine.canonical import decode, encode
 from p2p_durak.engine.cards import DECK_SIZES, DeckSpec
 
 Overlay = tuple[tuple[str, str], ...]
@@ -170,6 +170,32 @@ class RuleSet:
         """Canonical bytes: every knob by name, sorted, so any node derives the same bytes."""
         items = sorted((f.name, getattr(self, f.name)) for f in fields(self))
         return encode(("p2p-durak/rules/v1", tuple(items)))
+
+    @classmethod
+    def from_canonical(cls, data: bytes) -> RuleSet:
+        """The rule set whose `canonical()` bytes these are; RuleError for anything else, so a
+        node can take a table's rules from a peer and check them against the advertised hash."""
+        try:
+            value = decode(data)
+        except (ValueError, UnicodeDecodeError) as exc:
+            raise RuleError("rules", f"not a rule set encoding ({exc})",
+                            "это не описание правил") from exc
+        if not (isinstance(value, tuple) and len(value) == 2):
+            raise RuleError("rules", "not a rule set encoding", "это не описание правил")
+        tag, items = value
+        if tag != "p2p-durak/rules/v1" or not isinstance(items, tuple):
+            raise RuleError("rules", "not a rule set encoding", "это не описание правил")
+        known = {f.name for f in fields(cls)}
+        values: dict[str, Any] = {}
+        for item in items:
+            if not (isinstance(item, tuple) and len(item) == 2 and item[0] in known):
+                raise RuleError("rules", f"unknown rule knob {item!r:.40}", "неизвестная настройка")
+            values[item[0]] = item[1]
+        rules = cls(**values)
+        if rules.canonical() != data:
+            raise RuleError("rules", "rule encoding is not canonical",
+                            "описание правил неканонично")
+        return rules
 
     def rules_hash(self) -> str:
         return hashlib.sha256(self.canonical()).hexdigest()
