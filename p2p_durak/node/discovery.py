@@ -26,7 +26,7 @@ import math
 import secrets
 from collections.abc import AsyncIterator, Callable, Sequence
 from contextlib import asynccontextmanager, suppress
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 import ifaddr
 import trio
@@ -158,6 +158,7 @@ class ZeroconfDiscovery:
         self._change_counter = 0
         self._seen: dict[str, TableSeen] = {}
         self._last_refusal: dict[str, str] = {}
+        self._full_warned = False
         self._resolvers = trio.CapacityLimiter(_RESOLVERS)
 
     @property
@@ -234,10 +235,19 @@ class ZeroconfDiscovery:
     def _note_change(self, name: str, change: ServiceStateChange) -> None:
         key = name.lower()
         tracked = key in self._latest or key in self._pending
-        full = len(self._latest) + len(self._pending) >= self._max_tables
-        if full and not tracked and change is not ServiceStateChange.Removed:
-            log.warning("ignoring service %r: already tracking %d tables", name, self._max_tables)
-            return
+        if not tracked:
+            if change is ServiceStateChange.Removed:
+                return  # never reported, nothing to forget
+            if len(self._latest) + len(self._pending) >= self._max_tables:
+                if not self._full_warned:
+                    self._full_warned = True
+                    log.warning(
+                        "ignoring new services (first: %r): already tracking %d",
+                        name,
+                        self._max_tables,
+                    )
+                return
+            self._full_warned = False  # there was room again
         self._pending.pop(key, None)
         self._pending[key] = (name, change)
         self._wakeup.set()
@@ -285,6 +295,8 @@ class ZeroconfDiscovery:
             self._latest.pop(key, None)
             reason = str(exc)
             if self._last_refusal.get(key) != reason:
+                if len(self._last_refusal) >= self._max_tables:
+                    self._last_refusal.clear()  # bounded memory; repeats get logged again
                 self._last_refusal[key] = reason
                 log.warning("ignoring table advertisement %r: %s", name, reason)
             await self._forget(key, send)
@@ -503,3 +515,9 @@ class FakeDiscovery:
         await trio.lowlevel.checkpoint()
         self._check(table_id, mine=True)
         self._network.expire(table_id)
+
+
+if TYPE_CHECKING:  # both implementations satisfy the node's seam (checked by mypy)
+
+    def _conforms(real: ZeroconfDiscovery, fake: FakeDiscovery) -> tuple[Discovery, Discovery]:
+        return real, fake

@@ -26,7 +26,7 @@ import contextlib
 import errno
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 import trio
 from trio.testing import MemoryReceiveStream, MemorySendStream, memory_stream_pump
@@ -315,3 +315,11 @@ class MemoryDialer:
     async def dial(self, endpoint: Endpoint) -> trio.abc.Stream:
         await trio.lowlevel.checkpoint()
         return self._network.connect(self.host, endpoint)
+
+
+if TYPE_CHECKING:  # every implementation satisfies the node's seams (checked by mypy)
+
+    def _conforms(
+        tcp: TcpListener, memory: MemoryListener, tcp_dialer: TcpDialer, mem_dialer: MemoryDialer
+    ) -> tuple[Listener, Listener, Dialer, Dialer]:
+        return tcp, memory, tcp_dialer, mem_dialer

@@ -20,6 +20,7 @@ from zeroconf import ServiceInfo, Zeroconf
 from p2p_durak.node.discovery import (
     DiscoveryError,
     ZeroconfDiscovery,
+    host_ipv4_addresses,
     make_zeroconf,
     open_discovery,
 )
@@ -255,3 +256,16 @@ async def test_errors_in_the_body_come_out_unwrapped(make_lab: Callable[[int], N
         async with discovery_in(lab, 0):
             await trio.sleep_forever()
     assert scope.cancelled_caught
+
+
+async def test_all_interfaces_by_default(make_lab: Callable[[int], NetnsLab]) -> None:
+    lab = make_lab(2)
+    addresses = [h.address for h in lab.hosts]
+    assert lab.call_in(0, host_ipv4_addresses) == [addresses[0]]  # loopback left out
+    async with (
+        open_discovery(zeroconf_factory=in_host(lab, 0), advertise_addresses=[addresses[0]]) as a,
+        open_discovery(zeroconf_factory=in_host(lab, 1), advertise_addresses=[addresses[1]]) as b,
+    ):
+        ad = table()
+        await a.advertise(ad)
+        assert await next_event(b, about(ad.table_id)) == TableSeen(ad, (addresses[0],))
