@@ -6,6 +6,7 @@ multicast stays on the lab's bridge. Real time, bounded by ``fail_after``.
 
 from __future__ import annotations
 
+import asyncio
 import dataclasses
 import logging
 import threading
@@ -15,6 +16,7 @@ from contextlib import asynccontextmanager
 import pytest
 import trio
 from netns_harness import NetnsLab
+from outcome import Outcome
 from zeroconf import ServiceInfo, Zeroconf
 
 from p2p_durak.node.discovery import (
@@ -269,3 +271,31 @@ async def test_all_interfaces_by_default(make_lab: Callable[[int], NetnsLab]) ->
         ad = table()
         await a.advertise(ad)
         assert await next_event(b, about(ad.table_id)) == TableSeen(ad, (addresses[0],))
+
+
+def test_works_inside_a_trio_guest_run_on_asyncio(make_lab: Callable[[int], NetnsLab]) -> None:
+    # The terminal UI hosts the node as a trio guest of asyncio; zeroconf must not join that loop.
+    lab = make_lab(2)
+
+    async def node() -> list[DiscoveryEvent]:
+        async with discovery_in(lab, 0) as host, discovery_in(lab, 1) as guest:
+            ad = table()
+            await host.advertise(ad)
+            seen = await next_event(guest, about(ad.table_id))
+            await host.withdraw(ad.table_id)
+            return [seen, await next_event(guest, about(ad.table_id))]
+
+    async def asyncio_host() -> list[DiscoveryEvent]:
+        loop = asyncio.get_running_loop()
+        done: asyncio.Future[Outcome[list[DiscoveryEvent]]] = loop.create_future()
+        trio.lowlevel.start_guest_run(
+            node,
+            run_sync_soon_threadsafe=loop.call_soon_threadsafe,
+            done_callback=done.set_result,
+            host_uses_signal_set_wakeup_fd=True,
+        )
+        return (await asyncio.wait_for(done, 30)).unwrap()
+
+    seen, gone = asyncio.run(asyncio_host())
+    assert isinstance(seen, TableSeen)
+    assert gone == TableGone(seen.table.table_id)
