@@ -259,12 +259,26 @@ class MemoryNetwork:
         if accept is None:
             raise OSError(errno.ECONNREFUSED, f"connection refused by {endpoint}")
         link = _Link(self, from_host, endpoint.host)
+        accepted = link.listener_stream()
+        accepted.remote_host = from_host  # type: ignore[attr-defined]  # read by remote_host()
         try:
-            accept.send_nowait(link.listener_stream())
+            accept.send_nowait(accepted)
         except trio.WouldBlock:
             raise OSError(errno.ECONNREFUSED, f"backlog of {endpoint} is full") from None
         self._links.append(link)
         return link.dialer_stream()
+
+
+def remote_host(stream: trio.abc.Stream) -> str:
+    """The address (TCP) or host name (memory network) of an accepted stream's peer; "" when
+    unknown. The lobby pairs it with the port a joiner announces to reach it later."""
+    sock = getattr(stream, "socket", None)
+    if sock is not None:
+        try:
+            return str(sock.getpeername()[0])
+        except OSError:
+            return ""
+    return str(getattr(stream, "remote_host", ""))
 
 
 class MemoryListener:

@@ -1,0 +1,78 @@
+"""The lobby: joiners are seated or refused with a reason; a full table starts for everyone."""
+
+from __future__ import annotations
+
+import pytest
+import trio
+import trio.testing
+
+from p2p_durak.engine import RuleSet
+from p2p_durak.node.link import PeerFault, accept_link
+from p2p_durak.node.lobby import HostedTable, JoinFailed, TableConfig, join_table
+from p2p_durak.node.transport import Endpoint, MemoryNetwork
+from p2p_durak.protocol import codec
+from p2p_durak.protocol.identity import Identity
+
+
+async def _host(network: MemoryNetwork, table: HostedTable, nursery: trio.Nursery) -> None:
+    async def handler(stream: trio.abc.Stream) -> None:
+        try:
+            link = await accept_link(stream, table.identity, admit=lambda peer: None,
+                                     label="joiner")
+        except PeerFault:
+            return
+        await table.handle(link)
+
+    await nursery.start(network.listener("host", 4000).serve, handler)
+
+
+def _table(seats: int) -> HostedTable:
+    config = TableConfig("Кухня", "app_podkidnoy", RuleSet(), seats)
+    return HostedTable(config, Identity.from_seed(b"h" * 32), "Хозяин", Endpoint("host", 4000))
+
+
+async def test_a_full_table_starts_for_everyone(autojump_clock: trio.testing.MockClock) -> None:
+    network = MemoryNetwork()
+    table = _table(3)
+    starts = {}
+    async with trio.open_nursery() as nursery:
+        await _host(network, table, nursery)
+
+        async def joiner(name: str) -> None:
+            me = Identity.from_seed(name.encode() * 32)
+            starts[name] = await join_table(me, network.dialer(name), Endpoint("host", 4000),
+                                            name=name, listen_port=5000,
+                                            expected_host=table.identity.peer_id)
+
+        async with trio.open_nursery() as joiners:
+            joiners.start_soon(joiner, "a")
+            joiners.start_soon(joiner, "b")
+        nursery.cancel_scope.cancel()
+    assert table.start is not None
+    for start in starts.values():
+        assert start.start.encode() == table.start.start.encode()
+        assert start.rules == RuleSet()
+    endpoints = {p.name: p.endpoint for p in table.start.players}
+    assert endpoints == {"Хозяин": "host:4000", "a": "a:5000", "b": "b:5000"}
+
+
+async def test_other_rules_are_refused_with_a_reason(
+        autojump_clock: trio.testing.MockClock) -> None:
+    network = MemoryNetwork()
+    table = _table(2)
+    async with trio.open_nursery() as nursery:
+        await _host(network, table, nursery)
+        other = codec.sha256(RuleSet(transfer=True).canonical())
+        with pytest.raises(JoinFailed, match="other rules"):
+            await join_table(Identity.generate(), network.dialer("x"), Endpoint("host", 4000),
+                             name="x", listen_port=1, rules_hash=other)
+        nursery.cancel_scope.cancel()
+    assert table.players[1:] == []
+    assert any("other rules" in r for r in table.refusals)
+
+
+async def test_unreachable_table_says_so() -> None:
+    network = MemoryNetwork()
+    with pytest.raises(JoinFailed, match="cannot reach"):
+        await join_table(Identity.generate(), network.dialer("x"), Endpoint("nowhere", 1),
+                         name="x", listen_port=1)
