@@ -23,9 +23,10 @@ Intent payload (the `Intent.action` bytes, canonical msgpack):
 
 from __future__ import annotations
 
+import copy
 import hashlib
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from p2p_durak import engine as eng
 from p2p_durak.engine import actions as A
@@ -42,7 +43,7 @@ from p2p_durak.protocol.mental.messages import Message as DeckMessage
 from p2p_durak.protocol.mental.messages import Tokens, message_from_wire
 from p2p_durak.protocol.mental.ops import AuditOp, CoinOp, KeysOp, Op, RevealOp, ShowOp, ShuffleOp
 from p2p_durak.protocol.mental.proofs import make_tokens, verify_tokens
-from p2p_durak.protocol.mental.state import Pending
+from p2p_durak.protocol.mental.state import Pending, SlotState, View
 
 DECK_STEP = 0
 MOVE = 1
@@ -55,7 +56,7 @@ def _lists(value: object) -> object:
     return value
 
 
-def _deck_message(value: object) -> DeckMessage:
+def deck_message(value: object) -> DeckMessage:
     if type(value) is not bytes:
         raise ValueError("a deck message travels as bytes")
     return message_from_wire(_lists(codec.decode(value)))
@@ -119,7 +120,10 @@ class LogDeckParty(DeckParty):
     def __init__(self, game_id: bytes, seat: int, n_seats: int, n_cards: int,
                  rng: Callable[[int], bytes]) -> None:
         super().__init__(game_id, seat, n_seats, n_cards, rng)
+        # This seat's own messages and coin secrets, shared by every fork: whichever copy of
+        # the deck is asked, a step's message is made once and a coin reveals what it committed.
         self._made: dict[tuple[str, str], DeckMessage] = {}
+        self._coins: dict[str, bytes] = {}
 
     def _progress(self) -> list[dev.Event]:
         return []
@@ -131,7 +135,11 @@ class LogDeckParty(DeckParty):
         key = (p.op.step, p.phase)
         made = self._made.get(key)
         if made is None:
+            if p.op.step in self._coins:
+                p.secret_value = self._coins[p.op.step]
             made = self._contribution(p)
+            if p.secret_value:
+                self._coins[p.op.step] = p.secret_value
             self._made[key] = made
         return made
 
@@ -148,6 +156,38 @@ class LogDeckParty(DeckParty):
 
     def pending_op(self) -> Pending | None:
         return self.pending
+
+    def fork(self) -> LogDeckParty:
+        """An independent copy, so the log can keep the committed deck while it validates the
+        next entry. Ciphertexts, keys and proofs are immutable values and are shared; only the
+        containers that change are copied (far cheaper than a deep copy)."""
+        twin = copy.copy(self)
+        twin.active = list(self.active)
+        twin.public_keys = dict(self.public_keys)
+        twin.slots = [_copy_slot(st) for st in self.slots]
+        twin.pending = None if self.pending is None else _copy_pending(self.pending)
+        twin.finished_steps = set(self.finished_steps)
+        twin.journal = list(self.journal)
+        twin.audit_secrets = dict(self.audit_secrets)
+        twin.seen = dict(self.seen)
+        return twin
+
+
+def _copy_view(view: View) -> View:
+    return View(view.ct, dict(view.tokens))
+
+
+def _copy_slot(st: SlotState) -> SlotState:
+    return SlotState(_copy_view(st.base), st.base_viewer,
+                     {k: _copy_view(v) for k, v in st.copies.items()}, set(st.viewers), st.card)
+
+
+def _copy_pending(p: Pending) -> Pending:
+    return replace(p, due=list(p.due), got=set(p.got), commits=dict(p.commits),
+                   reveals=dict(p.reveals), order=list(p.order), current=list(p.current),
+                   base_grants=dict(p.base_grants),
+                   copy_grants={k: list(v) for k, v in p.copy_grants.items()},
+                   items=list(p.items), owed={k: list(v) for k, v in p.owed.items()})
 
 
 @dataclass
@@ -178,6 +218,7 @@ class TableMachine:
     claims: list[_Claim] = field(default_factory=list)
     audit: AuditFinished | None = None
     digest: bytes = b"\x00" * 32  # running hash of every applied intent: the deck's history
+    history: tuple[TableEvent, ...] = ()  # everything that happened, for the node to report
     _step_counter: int = 0
     _pending_chance: str = ""  # which chance outcome the open deck step feeds
 
@@ -186,6 +227,17 @@ class TableMachine:
         self.n_cards = game.n_cards
         self.deck = LogDeckParty(self.game_id, self.party, self.n_parties, self.n_cards, self.rng)
         self.deck.begin(KeysOp("keys"))
+
+    def fork(self) -> TableMachine:
+        """An independent copy (the engine state is immutable and shared)."""
+        twin = copy.copy(self)
+        twin.deck = self.deck.fork()
+        twin.stock_slots = list(self.stock_slots)
+        twin.hand_slots = {k: list(v) for k, v in self.hand_slots.items()}
+        twin.table_slots = list(self.table_slots)
+        twin.discard_slots = list(self.discard_slots)
+        twin.claims = list(self.claims)
+        return twin
 
     # ---- queries ---------------------------------------------------------------------------
 
@@ -274,13 +326,14 @@ class TableMachine:
         else:
             events = self._apply_move(party, raw)
         self.digest = hashlib.sha256(self.digest + party.to_bytes(2, "big") + payload).digest()
+        self.history += tuple(events)
         return events
 
     def _apply_deck(self, party: int, raw: tuple[object, ...]) -> list[TableEvent]:
         if len(raw) != 2:
             raise TableReject(party, "a deck step is [0, message]", "malformed")
         try:
-            msg = _deck_message(raw[1])
+            msg = deck_message(raw[1])
         except (DeckError, ValueError, TypeError, ProtocolError) as exc:
             raise TableReject(party, f"malformed deck message: {exc}", "malformed") from exc
         if msg.seat != party:
@@ -363,7 +416,7 @@ class TableMachine:
         if opening[1] is None:
             return slot, None
         try:
-            msg = _deck_message(opening[1])
+            msg = deck_message(opening[1])
         except (DeckError, ValueError, TypeError, ProtocolError) as exc:
             raise TableReject(party, f"malformed tokens: {exc}", "malformed") from exc
         if not isinstance(msg, Tokens):
