@@ -11,7 +11,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any, NamedTuple, Protocol
 
 from p2p_durak.bots.random_bot import RandomBot
 from p2p_durak.engine import (
@@ -55,14 +55,20 @@ class GameOutcome:
     bouts: int
 
 
+class Played(NamedTuple):
+    final: State
+    moves: int  # seat actions
+    steps: int  # every applied action, chance included
+
+
 def play_game(game: Game, deck_order: Sequence[int], rng: random.Random,
-              bots: Sequence[Bot]) -> tuple[State, int]:
-    """Play one game to the end; the final state and the number of seat actions."""
+              bots: Sequence[Bot]) -> Played:
+    """Play one game to the end with `step` (no events)."""
     state = new_game(game, deck_order)
     moves = 0
-    for _ in range(MAX_ACTIONS):
+    for steps in range(MAX_ACTIONS):
         if is_over(state):
-            return state, moves
+            return Played(state, moves, steps)
         actors = to_act(state)
         if CHANCE in actors:
             action = chance_outcome(state)
@@ -128,7 +134,7 @@ def simulate(preset_id: str, n_players: int, games: int, seed: int,
             game = make_game(rules, n_players, rng.randrange(n_players))
         deck = list(range(game.n_cards))
         rng.shuffle(deck)
-        final, moves = play_game(game, deck, rng, bots)
+        final, moves, _ = play_game(game, deck, rng, bots)
         result = final.result
         assert result is not None
         summary.outcomes.append(GameOutcome(game.dealer, result.durak, result.draw,
