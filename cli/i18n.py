@@ -84,7 +84,7 @@ CATALOGUE: dict[str, tuple[str, str]] = {
     "discard": ("discard {n}", "бито {n}"),
     "timer.left": ("⏱ {s} s", "⏱ {s} с"),
     "you": ("you", "вы"),
-    "cards_n": ("{n} cards", "{n} карт"),
+    "cards_n": ("{n} {cards}", "{n} {cards}"),
     "bot": ("bot", "бот"),
     "role.attacking": ("attacking", "ходит"),
     "role.throwing": ("may throw in", "подкидывает"),
@@ -167,7 +167,7 @@ CATALOGUE: dict[str, tuple[str, str]] = {
     "over.pogony": ("with epaulettes (погоны): {n}", "с погонами: {n}"),
     "over.timeout": ("{who} lost on time.", "{who}: время вышло, партия проиграна."),
     "over.finish": ("Went out in this order: {order}", "Вышли по порядку: {order}"),
-    "over.series": ("Series after {n} games", "Счёт серии после {n} партий"),
+    "over.series": ("Series after game {n}", "Счёт серии после партии {n}"),
     "over.col.duraks": ("duraks", "дураков"),
     "over.col.pogony": ("epaulettes", "погон"),
     # ---- help
@@ -233,8 +233,8 @@ EVENTS: dict[str, tuple[str, str]] = {
     "TransferredShown": ("{who} shows {card} → {whom}", "{who} показывает {card} → {whom}"),
     "TakeDeclared": ("{who}: I take", "{who}: беру"),
     "Passed": ("{who}: pass", "{who}: пас"),
-    "Discarded": ("Done (бито): {n} cards", "Бито: {n} карт"),
-    "Took": ("{who} takes {n} cards", "{who} берёт {n} карт"),
+    "Discarded": ("Done (бито): {n} {cards}", "Бито: {n} {cards}"),
+    "Took": ("{who} takes {n} {cards}", "{who} берёт {n} {cards}"),
     "Drew": ("{who} draws {n}", "{who} добирает {n}"),
     "DrewCards": ("{who} draws {cards}", "{who} добирает {cards}"),
     "PlayerOut": ("{who} is out", "{who} выходит"),
@@ -260,11 +260,28 @@ class Messages:
         entry = CATALOGUE.get(key)
         if entry is None:
             return key  # an unknown notice is shown as it came
-        text = entry[self._index]
-        return text.format(**fields) if fields else text
+        return self._format(entry[self._index], fields)
 
     def event(self, key: str, **fields: object) -> str:
-        return EVENTS[key][self._index].format(**fields)
+        return self._format(EVENTS[key][self._index], fields)
+
+    def _format(self, text: str, fields: dict[str, object]) -> str:
+        if not fields:
+            return text
+        count = fields.get("n")
+        if isinstance(count, int):
+            fields = {"cards": self.cards_word(count), **fields}
+        return text.format(**fields)
+
+    def cards_word(self, n: int) -> str:
+        """"card" with a count: one card, 2 cards; 1 карта, 2 карты, 5 карт, 21 карта."""
+        if self.lang == "en":
+            return "card" if n == 1 else "cards"
+        if n % 10 == 1 and n % 100 != 11:
+            return "карта"
+        if 2 <= n % 10 <= 4 and not 12 <= n % 100 <= 14:
+            return "карты"
+        return "карт"
 
     def has(self, key: str) -> bool:
         return key in CATALOGUE

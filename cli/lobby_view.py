@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from p2p_durak.cli.backend import TableOptions
-from p2p_durak.cli.canvas import Line, clickable, fit, pad_lines, wrap
+from p2p_durak.cli.canvas import Line, clickable, clip_text, fit, pad_lines, wrap
 from p2p_durak.cli.i18n import Look
 from p2p_durak.cli.lobby_ui import FIELDS, TIMERS, CreateForm, LobbyUi
 from p2p_durak.cli.table_view import Post, preset_name
@@ -34,7 +34,7 @@ def render_lobby(lobby: LobbyUi, look: Look, width: int, height: int,
         chosen = index == lobby.cursor
         variant = preset_name(table.variant, look.lang) if table.variant in PRESETS \
             else table.variant
-        row = m("lobby.columns", name=table.name[:24], variant=variant[:22],
+        row = m("lobby.columns", name=clip_text(table.name, 24), variant=clip_text(variant, 22),
                 players=f"{table.seats_taken}/{table.seats}", free=table.seats_free)
         style = "class:lobby.row.chosen" if chosen else (
             "class:lobby.row" if table.seats_free else "class:dim")

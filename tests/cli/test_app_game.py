@@ -9,6 +9,7 @@ from ui_support import options, running_ui
 
 from p2p_durak.cli.guest import run_guest
 from p2p_durak.cli.i18n import Look
+from p2p_durak.cli.table_ui import DIGIT_KEYS, SHIFT_DIGIT_KEYS
 
 # On each test, not the module: trio mode's own mark would come first otherwise.
 guest = pytest.mark.trio(run=run_guest)
@@ -40,10 +41,11 @@ async def test_a_whole_practice_game_is_played_by_keys() -> None:
             screen = ui.screen()
             assert pressed > 5
             assert "Game over" in screen
-            assert "Series after 1 games" in screen
+            assert "Series after game 1" in screen
             assert "N — play again" in screen
             snapshot = ui.controller.table.snapshot
-            assert snapshot is not None and snapshot.state is not None
+            assert snapshot is not None
+            assert snapshot.state is not None
             assert snapshot.state.result is not None
 
             await ui.press("n")  # the next game of the series
@@ -67,3 +69,31 @@ async def test_a_game_in_russian_and_ascii() -> None:
             await ui.press("q")  # over: Q goes back to the lobby at once
             await ui.until(lambda: ui.controller.screen == "lobby")
             assert "Дурак — столы в сети" in ui.screen()
+
+
+@guest
+async def test_a_refused_key_shows_the_reason_and_changes_nothing() -> None:
+    with trio.fail_after(60):
+        async with running_ui(autostart=True) as ui:
+            def stuck() -> bool:
+                """My move, with a card in hand that no legal action plays."""
+                table = ui.controller.table
+                return (ui.settled() and table.my_turn()
+                        and any(c not in table.playable() for c in table.hand()))
+
+            while True:
+                await ui.until(lambda: stuck() or (ui.settled() and choose_key(ui.screen())
+                                                   is not None))
+                if stuck():
+                    break
+                await ui.press(choose_key(ui.screen()) or "p")
+            table = ui.controller.table
+            before = table.snapshot
+            position = next(i for i, c in enumerate(table.hand()) if c not in table.playable())
+            await ui.press((DIGIT_KEYS + SHIFT_DIGIT_KEYS)[position])
+            await ui.until(lambda: ui.settled() and table.notice is not None)
+            assert "Not allowed: " in ui.screen()
+            assert table.snapshot is before
+            session = ui.controller.session
+            assert session is not None
+            assert session.snapshots.statistics().current_buffer_used == 0

@@ -1,0 +1,171 @@
+"""The lobby: tables discovered live (FakeDiscovery), the new-table form, practice, refusals."""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+
+import trio
+import trio.testing
+
+from p2p_durak.cli.backend import LocalLobbyBackend, TableOptions
+from p2p_durak.cli.canvas import plain
+from p2p_durak.cli.controller import Controller
+from p2p_durak.cli.i18n import Look
+from p2p_durak.node.discovery import FakeDiscoveryNetwork
+from p2p_durak.node.tableinfo import TableAd, new_table_id
+from p2p_durak.protocol.identity import Identity
+
+FINGERPRINT = Identity.from_seed(bytes(32)).fingerprint
+
+
+def ad(name: str, variant: str = "app_podkidnoy", taken: int = 1, free: int = 2) -> TableAd:
+    return TableAd(new_table_id(), name, variant, "ab" * 32, taken, free, FINGERPRINT, 4000, 1)
+
+
+class Keys:
+    """A controller running in trio, fed keys through its intents channel."""
+
+    def __init__(self, controller: Controller, send: trio.MemorySendChannel[str]) -> None:
+        self.controller = controller
+        self.send = send
+
+    async def __call__(self, *keys: str) -> str:
+        for key in keys:
+            self.send.send_nowait(key)
+        await trio.testing.wait_all_tasks_blocked()
+        return plain(self.controller.render(80, 24))
+
+
+async def start(nursery: trio.Nursery, controller: Controller) -> Keys:
+    send, receive = trio.open_memory_channel[str](math.inf)
+    await nursery.start(controller.run, receive)
+    return Keys(controller, send)
+
+
+def base(**changes: object) -> TableOptions:
+    fields: dict[str, object] = {"seed": 1, "bot_delay": 0.0, "player_name": "Tester",
+                                 "bot_names": ("Anna", "Boris", "Vera", "Gleb", "Dasha")}
+    fields.update(changes)
+    return TableOptions(**fields)  # type: ignore[arg-type]
+
+
+async def test_the_lobby_lists_tables_as_they_come_change_and_go() -> None:
+    net = FakeDiscoveryNetwork()
+    async with (net.open_discovery(addresses=["10.0.0.2"]) as host,
+                net.open_discovery() as mine, trio.open_nursery() as nursery):
+        controller = Controller(LocalLobbyBackend(nursery, mine.events), Look("en", False),
+                                base())
+        keys = await start(nursery, controller)
+        screen = await keys()
+        assert "No tables found yet" in screen
+
+        kitchen, office = ad("Kitchen table"), ad("Office", "app_perevodnoy", 2, 0)
+        await host.advertise(kitchen)
+        await host.advertise(office)
+        screen = await keys()
+        assert "Kitchen table" in screen
+        assert "Throw-in durak" in screen
+        assert "1/3" in screen
+        assert "Office" in screen
+        assert "Transfer durak" in screen
+
+        await host.update(dataclasses.replace(kitchen, seats_taken=2, seats_free=1))
+        screen = await keys()
+        assert "2/3" in screen
+
+        screen = await keys("down", "enter")  # Office is full
+        assert "that table has no free seat" in screen
+        screen = await keys("up", "enter")  # networked tables are not ready yet
+        assert "not available yet" in screen
+        assert controller.screen == "lobby"
+
+        await host.withdraw(office.table_id)
+        screen = await keys()
+        assert "Office" not in screen
+        assert "Kitchen table" in screen
+        nursery.cancel_scope.cancel()
+
+
+async def test_the_new_table_form_starts_a_practice_game_with_its_options() -> None:
+    async with trio.open_nursery() as nursery:
+        controller = Controller(LocalLobbyBackend(nursery), Look("en", False), base())
+        keys = await start(nursery, controller)
+        screen = await keys("c")
+        assert "New table" in screen
+        assert "The product default" in screen  # the preset's description
+        screen = await keys("right")  # the next preset
+        assert "The product default" not in screen
+        screen = await keys("left", "down", "right")  # four players
+        assert "Players                   4" in screen or "◀ 4 ▶" in screen
+        screen = await keys("down", "right")  # transfer on
+        assert "◀ on ▶" in screen
+        await keys("down", "down", "down", "down", "right")  # a 15 s timer
+        screen = await keys("enter")
+        assert controller.screen == "table"
+        snap = controller.table.snapshot
+        assert snap is not None
+        assert len(snap.seats) == 4
+        assert snap.rules.transfer
+        assert "Tester" in screen
+        nursery.cancel_scope.cancel()
+
+
+async def test_the_form_refuses_rules_that_cannot_be_played() -> None:
+    async with trio.open_nursery() as nursery:
+        controller = Controller(LocalLobbyBackend(nursery), Look("en", False), base())
+        keys = await start(nursery, controller)
+        await keys("c", "down", "right", "right", "right")  # six players …
+        screen = await keys("down", "down", "down", "right")  # … in teams: 3v3
+        assert "◀ on ▶" in screen
+        await keys("up", "up", "up", "left")  # five players in teams
+        screen = await keys("enter")
+        assert "teams need 4 or 6 players" in screen or "cannot be played" in screen
+        assert controller.screen == "create"
+        screen = await keys("escape")
+        assert controller.screen == "lobby"
+        nursery.cancel_scope.cancel()
+
+
+async def test_creating_a_networked_table_says_it_is_not_available_yet() -> None:
+    async with trio.open_nursery() as nursery:
+        controller = Controller(LocalLobbyBackend(nursery), Look("ru", False), base())
+        keys = await start(nursery, controller)
+        await keys("c")
+        await keys("up")  # from the first field up to the last: the network button
+        screen = await keys("enter")
+        assert "сетевые столы пока недоступны" in screen
+        assert controller.screen == "create"
+        nursery.cancel_scope.cancel()
+
+
+async def test_practice_in_one_step_then_leave_back_to_the_lobby() -> None:
+    async with trio.open_nursery() as nursery:
+        controller = Controller(LocalLobbyBackend(nursery), Look("en", False),
+                                base(players=2))
+        keys = await start(nursery, controller)
+        await keys("p")
+        assert controller.screen == "table"
+        screen = await keys("?")
+        assert "Help — Throw-in durak" in screen
+        screen = await keys("escape")
+        assert "Your hand" in screen
+        screen = await keys("l")
+        assert "Ваши карты" in screen
+        screen = await keys("q")
+        assert "ещё раз" in screen  # press Q again to leave
+        screen = await keys("q")
+        assert controller.screen == "lobby"
+        assert controller.session is None
+        nursery.cancel_scope.cancel()
+
+
+async def test_a_window_too_small_says_so() -> None:
+    async with trio.open_nursery() as nursery:
+        controller = Controller(LocalLobbyBackend(nursery), Look("en", False), base())
+        text = plain(controller.render(60, 20))
+        assert "too small" in text
+        assert "80×24" in text
+        assert "60×20" in text
+        assert len(text.split("\n")) == 20
+        nursery.cancel_scope.cancel()
