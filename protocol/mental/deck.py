@@ -70,8 +70,9 @@ class DeckParty(DeckState):
         n_seats: int,
         n_cards: int,
         rng: Rng = os.urandom,
+        fold_shuffle_proofs: bool = True,
     ) -> None:
-        super().__init__(game_id, n_seats, n_cards)
+        super().__init__(game_id, n_seats, n_cards, fold_shuffle_proofs)
         if not 0 <= seat < n_seats:
             raise DeckUsageError(f"seat {seat} outside 0..{n_seats - 1}")
         self.seat = seat

@@ -182,23 +182,25 @@ def prove_shuffle(
     )
 
 
-def verify_shuffle(
+def _fold(
     ctx: ProofContext,
     key: bytes,
     inputs: Sequence[Ciphertext],
     outputs: Sequence[Ciphertext],
     proof: ShuffleProof,
-) -> bool:
+) -> tuple[dict[bytes, int], int] | None:
+    """The proof's 5 + n verification equations folded into one: {point: coefficient} whose
+    weighted sum must be the identity, and the proof's challenge. None if malformed."""
     n = len(inputs)
     if n == 0 or len(outputs) != n:
-        return False
+        return None
     if not (
         len(proof.commitments) == len(proof.chain) == len(proof.t_hat) == n
         and len(proof.s_hat) == len(proof.s_prime) == n
         and len(proof.t) == _T_POINTS
         and len(proof.s) == _S_SCALARS
     ):
-        return False
+        return None
     q = g.ORDER
     h, hs = _generators(n)
     t, u = _statement(ctx, key, inputs, outputs, proof.commitments)
@@ -211,7 +213,7 @@ def verify_shuffle(
         u_prod = u_prod * uj % q
 
     # Coefficients per distinct point: equal points (the public initial deck has c1 = G in
-    # every card) cost one multiplication together, and G itself uses the fast fixed base.
+    # every card; consecutive shuffles share a deck) cost one multiplication together.
     coefficients: dict[bytes, int] = {}
 
     def term(k: int, p: bytes) -> None:
@@ -231,16 +233,60 @@ def verify_shuffle(
         term(-alpha[i], proof.t_hat[i])
     for beta, ti in zip((b1, b2, b3, b41, b42), proof.t, strict=True):
         term(-beta, ti)
-    g_coefficient = (
+    term(
         b1 * s1
         + b2 * s2
         + b3 * s3
         - b41 * s4
-        + sum(a * sh for a, sh in zip(alpha, proof.s_hat, strict=True))
+        + sum(a * sh for a, sh in zip(alpha, proof.s_hat, strict=True)),
+        g.GENERATOR,
     )
-    g_coefficient += coefficients.pop(g.GENERATOR, 0)
+    return coefficients, c
+
+
+def _is_identity(coefficients: dict[bytes, int]) -> bool:
+    q = g.ORDER
+    g_coefficient = coefficients.pop(g.GENERATOR, 0)
     folded = g.add(
         g.lincomb([k % q for k in coefficients.values()], list(coefficients)),
-        g.base_mul(g_coefficient % q),
+        g.base_mul(g_coefficient % q),  # the fixed base is ~3x cheaper
     )
     return folded == g.IDENTITY
+
+
+def verify_shuffle(
+    ctx: ProofContext,
+    key: bytes,
+    inputs: Sequence[Ciphertext],
+    outputs: Sequence[Ciphertext],
+    proof: ShuffleProof,
+) -> bool:
+    folded = _fold(ctx, key, inputs, outputs, proof)
+    return folded is not None and _is_identity(folded[0])
+
+
+ShuffleClaim = tuple[ProofContext, Sequence[Ciphertext], Sequence[Ciphertext], ShuffleProof]
+
+
+def verify_shuffles(key: bytes, claims: Sequence[ShuffleClaim]) -> bool:
+    """Verify several shuffles at once: true only if every one verifies (error 1/ℓ).
+
+    Each proof's folded equation gets one more weight, hashed from all the proofs' challenges,
+    and the sums are merged. Points the proofs share (the generators, and the deck one shuffler
+    outputs and the next takes as input) then cost one multiplication instead of one each, so
+    a chain of shuffles costs about a third less than verifying them one by one."""
+    folds = []
+    t = Transcript("shuffle-batch")
+    for ctx, inputs, outputs, proof in claims:
+        folded = _fold(ctx, key, inputs, outputs, proof)
+        if folded is None:
+            return False
+        folds.append(folded[0])
+        t.append(b"proof", ctx.game_id + ctx.step.encode() + g.encode_scalar(folded[1]))
+    if len(folds) == 1:
+        return _is_identity(folds[0])
+    merged: dict[bytes, int] = {}
+    for weight, coefficients in zip(t.challenges(b"weights", len(folds)), folds, strict=True):
+        for point, k in coefficients.items():
+            merged[point] = merged.get(point, 0) + weight * k
+    return _is_identity(merged)

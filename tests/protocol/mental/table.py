@@ -31,14 +31,21 @@ def drbg(seed: bytes) -> Callable[[int], bytes]:
 
 class Table:
     def __init__(
-        self, n_seats: int, n_cards: int, seed: bytes = b"seed", game_id: bytes = b"game-1"
+        self,
+        n_seats: int,
+        n_cards: int,
+        seed: bytes = b"seed",
+        game_id: bytes = b"game-1",
+        fold: bool = True,
     ) -> None:
         self.game_id = game_id
         self.parties = [
-            DeckParty(game_id, s, n_seats, n_cards, rng=drbg(seed + bytes([s])))
+            DeckParty(
+                game_id, s, n_seats, n_cards, rng=drbg(seed + bytes([s])), fold_shuffle_proofs=fold
+            )
             for s in range(n_seats)
         ]
-        self.observer = DeckState(game_id, n_seats, n_cards)
+        self.observer = DeckState(game_id, n_seats, n_cards, fold_shuffle_proofs=fold)
         self.gone: set[int] = set()
         self.events: dict[int, list[Event]] = {s: [] for s in range(n_seats)}
         self.observed: list[Event] = []

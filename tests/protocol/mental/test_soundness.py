@@ -104,7 +104,8 @@ def rejects(
 def shuffle_start(
     seed: bytes = b"s", game_id: bytes = b"game-1", step: str = "shuffle"
 ) -> tuple[Table, Shuffle]:
-    table = Table(3, 36, seed, game_id)
+    """Parties that verify each shuffle on receipt (the unfolded mode)."""
+    table = Table(3, 36, seed, game_id, fold=False)
     table.run(KeysOp("keys"))
     sent = begin_all(table, ShuffleOp(step, tuple(range(36))))
     (msg,) = sent[0]
@@ -164,6 +165,42 @@ def test_a_shuffle_proof_replayed_from_another_step_or_game_is_rejected() -> Non
         "shuffle",
         "shuffle proof",
     )
+
+
+def test_folded_check_names_the_bad_shuffler_and_undoes_from_it_on() -> None:
+    table = Table(4, 24, b"fold")
+    table.run(KeysOp("keys"))
+
+    def tamper(msg: Message) -> Message:
+        if isinstance(msg, Shuffle) and msg.seat == 1:
+            d = msg.deck
+            return dataclasses.replace(msg, deck=(d[1], d[0], *d[2:]))
+        return msg
+
+    table.intercept = tamper
+    with pytest.raises(InvalidProof) as info:
+        table.run(ShuffleOp("shuffle", tuple(range(24))))
+    assert info.value.seat == 1
+    assert info.value.step == "shuffle"
+    # The party that completed the operation undid seat 1's shuffle and everything after it.
+    last = next(p for p in table.parties if p.pending is not None and p.pending.due == [1])
+    assert last.pending is not None
+    assert last.pending.got == {0}
+    final = last.journal[-1]
+    assert isinstance(final, Shuffle)
+    assert final.seat == 0
+    assert not last.shuffled
+
+
+def test_folded_and_unfolded_checks_agree_on_an_honest_deck() -> None:
+    folded = Table(3, 24, b"same", fold=True)
+    unfolded = Table(3, 24, b"same", fold=False)
+    for table in (folded, unfolded):
+        table.run(KeysOp("keys"))
+        table.run(ShuffleOp("shuffle", tuple(range(24))))
+    assert [st.base.ct for st in folded.parties[1].slots] == [
+        st.base.ct for st in unfolded.parties[1].slots
+    ]
 
 
 # -- keys --------------------------------------------------------------------------------------
