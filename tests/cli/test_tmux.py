@@ -1,0 +1,149 @@
+"""End to end in a real terminal: tmux runs `durak play` against bots in an 80×24 window, the
+test plays a whole game by sending keys, and the captured screen shows the end of the game.
+
+The test reads the screen as a player would (`screen_strategy`): it presses the number of the
+first card shown in [brackets], else takes or passes. It polls the pane (a real terminal has
+no other signal), bounded by a deadline.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from screen_strategy import choose_key, is_over
+
+pytestmark = [pytest.mark.tmux, pytest.mark.slow]
+
+GAME_DEADLINE = 90.0
+POLL = 0.03
+
+
+def ensure_tmux() -> str:
+    found = shutil.which("tmux")
+    if found:
+        return found
+    apt = shutil.which("apt-get")
+    problem = "apt-get is not available"
+    if apt and os.geteuid() == 0:
+        done = subprocess.run([apt, "install", "-y", "-q", "tmux"], capture_output=True,
+                              text=True, timeout=300, check=False)
+        problem = done.stderr.strip()[-300:] or f"apt-get exited with {done.returncode}"
+        found = shutil.which("tmux")
+        if found:
+            return found
+    pytest.skip(f"tmux is not installed and could not be installed ({problem})")
+
+
+def durak_command() -> list[str]:
+    script = Path(sys.executable).parent / "durak"
+    if script.exists():
+        return [str(script)]
+    return [sys.executable, "-m", "p2p_durak.cli.main"]
+
+
+class Pane:
+    def __init__(self, tmux: str, socket: str) -> None:
+        self.tmux = tmux
+        self.socket = socket
+
+    def run(self, *args: str) -> str:
+        done = subprocess.run([self.tmux, "-L", self.socket, *args], capture_output=True,
+                              text=True, timeout=10, check=True)
+        return done.stdout
+
+    def capture(self) -> str:
+        return self.run("capture-pane", "-p", "-t", "game")
+
+    def send(self, key: str) -> None:
+        if key.startswith("C-") or key in ("Enter", "Escape"):
+            self.run("send-keys", "-t", "game", key)
+        else:
+            self.run("send-keys", "-t", "game", "-l", key)
+
+    def steady(self, deadline: float) -> str:
+        """The screen once two captures in a row agree."""
+        previous = self.capture()
+        while time.monotonic() < deadline:
+            time.sleep(POLL)
+            current = self.capture()
+            if current == previous:
+                return current
+            previous = current
+        raise AssertionError(f"the screen never settled:\n{previous}")
+
+    def wait_for(self, text: str, deadline: float) -> str:
+        while time.monotonic() < deadline:
+            screen = self.capture()
+            if text in screen:
+                return screen
+            time.sleep(POLL)
+        raise AssertionError(f"{text!r} never appeared:\n{self.capture()}")
+
+
+@pytest.fixture
+def pane(tmp_path: Path) -> Iterator[Pane]:
+    tmux = ensure_tmux()
+    socket = f"durak-test-{os.getpid()}"
+    command = durak_command() + ["play", "--bots", "2", "--seed", "3", "--level", "easy",
+                                 "--lang", "en", "--bot-delay", "0", "--name", "Tester"]
+    shell = " ".join(command) + f" 2>{tmp_path / 'stderr.txt'}; echo DURAK-EXITED $?; sleep 600"
+    env = {**os.environ, "LANG": "C.UTF-8", "LC_ALL": "C.UTF-8"}
+    subprocess.run([tmux, "-L", socket, "-f", "/dev/null", "new-session", "-d", "-s", "game",
+                    "-x", "80", "-y", "24", shell], env=env, check=True, timeout=10)
+    try:
+        yield Pane(tmux, socket)
+    finally:
+        subprocess.run([tmux, "-L", socket, "kill-server"], capture_output=True, check=False,
+                       timeout=10)
+        errors = (tmp_path / "stderr.txt")
+        if errors.exists() and errors.read_text().strip():
+            print(errors.read_text())
+
+
+def test_a_whole_game_against_bots_in_a_real_terminal(pane: Pane) -> None:
+    deadline = time.monotonic() + GAME_DEADLINE
+    screen = pane.wait_for("Your hand", deadline)
+    assert "Throw-in durak" in screen
+
+    # too small a window says so, and the table comes back when it grows again
+    pane.run("resize-window", "-t", "game", "-x", "60", "-y", "20")
+    pane.wait_for("too small", deadline)
+    pane.run("resize-window", "-t", "game", "-x", "80", "-y", "24")
+    pane.wait_for("Your hand", deadline)
+
+    keys = 0
+    while True:
+        screen = pane.steady(deadline)
+        if is_over(screen):
+            break
+        key = choose_key(screen)
+        if key is None:
+            time.sleep(POLL)
+            assert time.monotonic() < deadline, screen
+            continue
+        pane.send(key)
+        keys += 1
+        while time.monotonic() < deadline and pane.capture() == screen:
+            time.sleep(POLL)  # a refused key changes the notice line, so this ends too
+        assert time.monotonic() < deadline, f"no end of the game after {keys} keys:\n{screen}"
+
+    lines = screen.rstrip("\n").split("\n")
+    assert "Game over" in screen
+    assert "Series after game 1" in screen
+    assert "N — play again" in screen
+    assert "Tester (you)" in screen
+    assert len(lines) <= 24
+    assert max(len(line) for line in lines) <= 80
+    assert keys > 5
+
+    pane.send("n")
+    assert "game 2" in pane.wait_for("game 2", deadline)
+    pane.send("C-c")
+    assert "DURAK-EXITED 0" in pane.wait_for("DURAK-EXITED", deadline)
