@@ -66,6 +66,22 @@ def _deck_bytes(msg: DeckMessage) -> bytes:
     return codec.encode(msg.to_wire())
 
 
+def seeded_secret_rng(seed: bytes, system: Callable[[int], bytes]) -> Callable[[int], bytes]:
+    """The party's randomness: its first draw (the per-game secret key) comes from `seed`, so a
+    restarted node that kept the seed is the same party; every later draw (proof nonces,
+    permutations, masks) comes from `system`, because reusing a nonce after a restart would leak
+    the key."""
+    first = [True]
+
+    def rng(size: int) -> bytes:
+        if first[0]:
+            first[0] = False
+            return hashlib.shake_256(b"p2p-durak/deck-secret" + seed).digest(size)
+        return system(size)
+
+    return rng
+
+
 class TableReject(Exception):
     """An intent the table refuses, naming the party and the reason; nothing was applied."""
 
@@ -142,6 +158,22 @@ class LogDeckParty(DeckParty):
                 self._coins[p.op.step] = p.secret_value
             self._made[key] = made
         return made
+
+    def coin_secret(self, step: str) -> bytes:
+        """The secret this party committed to in coin step `step` (journaled with the commit)."""
+        return self._coins.get(step, b"")
+
+    def made_messages(self) -> list[tuple[DeckMessage, bytes]]:
+        return [(m, self._coins.get(m.step, b"")) for m in self._made.values()]
+
+    def restore_made(self, records: Sequence[tuple[bytes, bytes]]) -> None:
+        """After a restart: the messages this party had made (and journaled) before, so it sends
+        the same ones again and reveals what it committed to."""
+        for data, coin in records:
+            msg = deck_message(data)
+            self._made[(msg.step, msg.KIND)] = msg
+            if coin:
+                self._coins[msg.step] = coin
 
     def opening_tokens(self, step: str, slot: int) -> Tokens:
         """Tokens that open one of this seat's own cards to everyone, made ahead of the

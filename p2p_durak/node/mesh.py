@@ -81,13 +81,17 @@ class Mesh:
             task_status.started()
             await trio.sleep_forever()
 
-    def offer(self, link: Link) -> bool:
-        """A link our listener accepted; True if it belongs to this mesh (it is then ours)."""
+    def wants(self, link: Link) -> bool:
+        """Whether a link our listener accepted belongs to this mesh."""
         party = self.party_of(link.peer)
-        if party is None or party == self.me or self._nursery is None:
-            return False
-        self._nursery.start_soon(self._serve, party, link)
-        return True
+        return party is not None and party != self.me and not self.i_dial(party)
+
+    async def adopt(self, link: Link) -> None:
+        """Serve a link our listener accepted (see `wants`), in the caller's task, until it
+        ends: the listener's handler owns the stream, so it must not return earlier."""
+        party = self.party_of(link.peer)
+        assert party is not None
+        await self._serve(party, link)
 
     async def send(self, party: int, message: Message) -> bool:
         """Send to one party; False when it is not reachable now (the log will retry)."""

@@ -26,8 +26,8 @@ async def _node(
             link = await accept_link(stream, identity, admit=lambda peer: None, label=host)
         except PeerFault:
             return
-        if mesh.offer(link):
-            await trio.sleep_forever()  # the mesh serves it; keep the stream open
+        if mesh.wants(link):
+            await mesh.adopt(link)
 
     await nursery.start(network.listener(host, 7000).serve, handler)
     await nursery.start(mesh.run)

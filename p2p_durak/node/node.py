@@ -1,0 +1,155 @@
+"""A node: one seat's process on the network — its identity, its listener, the table it hosts or
+joins, and the game it plays there.
+
+The listener hands every authenticated connection to whoever it belongs to: a joiner's to the
+table we host (while it seats players), a fellow player's to the running game's mesh. Anything
+else is refused with a reason. Bots are nodes too, each with its own identity and listener, so
+a process can host several of them (`spawn_bots`).
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import trio
+
+from p2p_durak.node.discovery import Discovery
+from p2p_durak.node.game import GameRunner, Player, game_dir
+from p2p_durak.node.link import PeerFault, accept_link
+from p2p_durak.node.lobby import GameStart, HostedTable, TableConfig, join_table
+from p2p_durak.node.mesh import Mesh, Party
+from p2p_durak.node.store import GameJournal
+from p2p_durak.node.tableinfo import TableAd
+from p2p_durak.node.transport import Dialer, Endpoint, Listener
+from p2p_durak.protocol.identity import Identity, PeerId
+from p2p_durak.protocol.messages import PROTOCOL_VERSION
+
+log = logging.getLogger(__name__)
+
+
+def parse_endpoint(text: str) -> Endpoint | None:
+    host, _, port = text.rpartition(":")
+    if not host or not port.isdigit():
+        return None
+    return Endpoint(host, int(port))
+
+
+@dataclass(eq=False)
+class Node:
+    identity: Identity
+    name: str
+    home: Path
+    listener: Listener
+    dialer: Dialer
+    advertised_host: str = "127.0.0.1"
+    discovery: Discovery | None = None
+    rng: Callable[[int], bytes] = field(default=os.urandom)
+
+    def __post_init__(self) -> None:
+        self.endpoint: Endpoint | None = None
+        self.hosted: HostedTable | None = None
+        self.mesh: Mesh | None = None
+        self.runner: GameRunner | None = None
+        self.refused: list[str] = []
+
+    async def serve(self, *, task_status: trio.TaskStatus[Endpoint] = trio.TASK_STATUS_IGNORED
+                    ) -> None:
+        """Accept connections until cancelled; reports the bound endpoint."""
+        async with trio.open_nursery() as nursery:
+            bound = await nursery.start(self.listener.serve, self._on_stream)
+            self.endpoint = Endpoint(self.advertised_host, bound.port)
+            task_status.started(self.endpoint)
+
+    def _admit(self, peer: PeerId) -> str | None:
+        if peer == self.identity.peer_id:
+            return "that is our own identity"
+        return None
+
+    async def _on_stream(self, stream: trio.abc.Stream) -> None:
+        try:
+            link = await accept_link(stream, self.identity, admit=self._admit, label="a peer")
+        except PeerFault as fault:
+            self.refused.append(f"{fault.peer}: {fault.reason}")
+            return
+        if self.mesh is not None and self.mesh.wants(link):
+            await self.mesh.adopt(link)
+        elif self.hosted is not None and not self.hosted.started.is_set():
+            await self.hosted.handle(link)
+        else:
+            self.refused.append(f"{link.label}: nothing here for it")
+            await link.close("no table or game here for you")
+
+    # ---- tables -------------------------------------------------------------------------------
+
+    def host_table(self, config: TableConfig) -> HostedTable:
+        assert self.endpoint is not None, "serve() first"
+        self.hosted = HostedTable(config, self.identity, self.name, self.endpoint)
+        return self.hosted
+
+    def advertisement(self) -> TableAd:
+        table = self.hosted
+        assert table is not None
+        assert self.endpoint is not None
+        return TableAd(table.table_id, table.config.name[:32] or "durak", table.config.preset_id,
+                       table.config.rules.rules_hash(), len(table.players), table.free,
+                       self.identity.fingerprint, self.endpoint.port, PROTOCOL_VERSION)
+
+    async def wait_for_start(self) -> GameStart:
+        table = self.hosted
+        assert table is not None
+        if self.discovery is not None:
+            await self.discovery.advertise(self.advertisement())
+        while not table.started.is_set():
+            changed = table.changed
+            with trio.move_on_after(1):
+                await changed.wait()
+            if self.discovery is not None and not table.started.is_set():
+                await self.discovery.update(self.advertisement())
+        if self.discovery is not None:
+            await self.discovery.withdraw(table.table_id)
+        assert table.start is not None
+        return table.start
+
+    async def join(self, endpoint: Endpoint, *, expected_host: PeerId | None = None,
+                   rules_hash: bytes | None = None) -> GameStart:
+        assert self.endpoint is not None, "serve() first"
+        start = await join_table(self.identity, self.dialer, endpoint, name=self.name,
+                                 listen_port=self.endpoint.port, expected_host=expected_host,
+                                 rules_hash=rules_hash)
+        return _reach_host_where_we_joined(start, endpoint)
+
+    # ---- playing ------------------------------------------------------------------------------
+
+    async def play(self, start: GameStart, player: Player, *,
+                   task_status: trio.TaskStatus[GameRunner] = trio.TASK_STATUS_IGNORED) -> None:
+        """Play the game to its end (or until it halts)."""
+        parties = []
+        for p, info in enumerate(start.players):
+            endpoint = parse_endpoint(info.endpoint)
+            if p != start.party_of(self.identity.peer_id) and endpoint is None:
+                log.warning("party %d (%s) gave no endpoint", p, info.name)
+            parties.append(Party(info.identity, endpoint))
+        self.mesh = Mesh(self.identity, parties, self.dialer)
+        party = start.party_of(self.identity.peer_id)
+        journal = GameJournal(game_dir(self.home, start.game_id), party)
+        self.runner = GameRunner(self.identity, start, self.mesh, player, journal, rng=self.rng)
+        try:
+            async with trio.open_nursery() as nursery:
+                await nursery.start(self.runner.run)
+                task_status.started(self.runner)
+        finally:
+            journal.close()
+
+
+def _reach_host_where_we_joined(start: GameStart, endpoint: Endpoint) -> GameStart:
+    """The host's advertised endpoint may name an address we cannot reach; we know one we can."""
+    host = start.players[0]
+    reached = f"{endpoint.host}:{endpoint.port}"
+    if host.endpoint == reached:
+        return start
+    players = (type(host)(host.identity, host.name, reached), *start.players[1:])
+    return GameStart(start.game_id, start.start, players, start.rules, start.table_name)

@@ -1,0 +1,57 @@
+"""Players of a networked seat: a bot, fed exactly what its node learns.
+
+A bot is a full peer: its node has its own identity, deck secret and partial view, and the bot
+is given only the committed public actions and its own cards (the bot interface of
+`p2p_durak.bots`); it never sees the table machine's internals. Its decision runs in a worker
+thread so that a searching bot never stalls the node's event loop.
+"""
+
+from __future__ import annotations
+
+import random
+
+import trio
+
+from p2p_durak.bots.base import Bot
+from p2p_durak.bots.levels import make_bot
+from p2p_durak.node.game import GameRunner, Player, Turn
+from p2p_durak.protocol.table import CardsLearned, Moved, Seated, TableEvent, TableMachine
+
+
+class BotPlayer(Player):
+    def __init__(self, bot_factory: type[Bot] | None = None, *, level: str = "easy",
+                 seed: int | None = None) -> None:
+        self.level = level
+        self.rng = random.Random(seed)
+        self._factory = bot_factory
+        self.bot: Bot | None = None
+        self.result_table: TableMachine | None = None
+        self.diagnosis: str | None = None
+
+    def _make(self, seat: int) -> Bot:
+        if self._factory is not None:
+            return self._factory(seat, self.rng)
+        return make_bot(self.level, seat, self.rng)
+
+    async def update(self, table: TableMachine, events: tuple[TableEvent, ...]) -> None:
+        for event in events:
+            if isinstance(event, Seated):
+                assert table.state is not None
+                self.bot = self._make(table.my_seat)
+                self.bot.new_game(table.state.game)
+            elif self.bot is None:
+                continue
+            elif isinstance(event, Moved):
+                self.bot.observe(event.action)
+            elif isinstance(event, CardsLearned):
+                self.bot.learn(event.cards)
+
+    async def turn(self, turn: Turn, runner: GameRunner) -> None:
+        bot = self.bot
+        assert bot is not None
+        action = await trio.to_thread.run_sync(bot.choose)
+        await runner.move(turn.seq, action)
+
+    async def finished(self, table: TableMachine, diagnosis: str | None) -> None:
+        self.result_table = table
+        self.diagnosis = diagnosis

@@ -1,0 +1,109 @@
+"""What a node writes to disk for one game, so that a crash loses nothing.
+
+One append-only journal per game (see `journal.py`: every record fsynced, a torn tail detected
+and dropped). Records, each a canonical msgpack array:
+
+    ["seed", bytes]                 the seed of this party's per-game secret, before any message
+    ["made", deck message, coin]    a deck message this party made, before it is sent
+    ["signed", entry envelope]      an entry this party signed as sequencer, before it is sent
+    ["commit", entry, [acks...]]    a committed entry and its certificate
+    ["halted", text]                the log stopped, and why
+    ["finished"]                    the game ended (the transcript is saved next to the journal)
+
+On restart the node rebuilds its log from the commits (`OrderingLog.resume` re-verifies every
+one) and its deck party from the seed and the made messages.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from p2p_durak.node.journal import Journal, atomic_write
+from p2p_durak.node.paths import ensure_private_dir
+from p2p_durak.protocol import codec
+from p2p_durak.protocol.mental.messages import Message as DeckMessage
+from p2p_durak.protocol.transcript import Transcript
+
+
+class GameJournal:
+    def __init__(self, folder: Path, party: int) -> None:
+        self.folder = ensure_private_dir(folder)
+        self.path = self.folder / f"party-{party}.journal"
+        self._journal = Journal.open(self.path)
+        self._records: list[object] = [codec.decode(r) for r in self._journal.records()]
+
+    def _append(self, *record: object) -> None:
+        self._journal.append(codec.encode(record))
+        self._records.append(record)
+
+    def _of(self, kind: str) -> list[tuple[object, ...]]:
+        return [r for r in self._records if isinstance(r, tuple) and r and r[0] == kind]
+
+    @property
+    def resumed(self) -> bool:
+        return bool(self._of("commit"))
+
+    def game_seed(self) -> bytes:
+        seeds = self._of("seed")
+        if seeds:
+            seed = seeds[0][1]
+            assert isinstance(seed, bytes)
+            return seed
+        seed = os.urandom(32)
+        self._append("seed", seed)
+        return seed
+
+    def made(self) -> list[tuple[bytes, bytes]]:
+        out = []
+        for record in self._of("made"):
+            data, coin = record[1], record[2]
+            assert isinstance(data, bytes)
+            assert isinstance(coin, bytes)
+            out.append((data, coin))
+        return out
+
+    def record_made(self, message: DeckMessage, coin: bytes) -> None:
+        data = codec.encode(message.to_wire())
+        if any(data == d for d, _ in self.made()):
+            return
+        self._append("made", data, coin)
+
+
+    def signed(self, entry: bytes) -> None:
+        self._append("signed", entry)
+
+    def signed_entry(self) -> bytes | None:
+        signed = self._of("signed")
+        if not signed:
+            return None
+        data = signed[-1][1]
+        assert isinstance(data, bytes)
+        return data
+
+    def commit(self, entry: bytes, acks: tuple[bytes, ...]) -> None:
+        self._append("commit", entry, list(acks))
+
+    def transcript(self, start: bytes) -> Transcript | None:
+        commits = self._of("commit")
+        if not commits:
+            return None
+        entries = tuple(c[1] for c in commits if isinstance(c[1], bytes))
+        acks = commits[-1][2]
+        assert len(entries) == len(commits)
+        assert isinstance(acks, tuple)
+        return Transcript(start, entries, tuple(a for a in acks if isinstance(a, bytes)))
+
+    def halted(self, text: str) -> None:
+        self._append("halted", text)
+
+    def finish(self, transcript: bytes) -> None:
+        atomic_write(self.folder / "transcript.durak", transcript)
+        self._append("finished")
+
+    @property
+    def is_finished(self) -> bool:
+        return bool(self._of("finished"))
+
+    def close(self) -> None:
+        self._journal.close()
