@@ -13,7 +13,7 @@ from p2p_durak.protocol import codec
 from p2p_durak.protocol.codec import Limits, decode, encode
 from p2p_durak.protocol.errors import ErrorCode, LocalProtocolError, RemoteProtocolError
 
-FUZZ = settings(derandomize=True, max_examples=200, suppress_health_check=[HealthCheck.too_slow])
+FUZZ = settings(derandomize=True, max_examples=120, suppress_health_check=[HealthCheck.too_slow])
 
 
 @pytest.mark.parametrize(

@@ -238,7 +238,7 @@ def replace_at(value: codec.Value, path: list[int], new: codec.Value) -> codec.V
 
 
 @pytest.mark.slow
-@settings(derandomize=True, max_examples=300, suppress_health_check=[HealthCheck.too_slow])
+@settings(derandomize=True, max_examples=200, suppress_health_check=[HealthCheck.too_slow])
 @given(
     st.sampled_from(range(len(SAMPLES))),
     st.lists(st.integers(0, 10), min_size=1, max_size=3),
@@ -308,7 +308,7 @@ def test_catch_up_chunking_property(sizes: list[int], max_size: int, first_seq: 
 # --- Raw bytes against every catalogue -----------------------------------------------------------
 
 
-@settings(derandomize=True, max_examples=300)
+@settings(derandomize=True, max_examples=200)
 @given(
     st.binary(max_size=300),
     st.sampled_from([HANDSHAKE_MESSAGES, SIGNED_MESSAGES, CHANNEL_MESSAGES]),
