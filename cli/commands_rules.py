@@ -17,6 +17,8 @@ def register(subparsers: Any) -> None:
     parser.add_argument("--lang", choices=("en", "ru"), default="en",
                         help="language of the names (default: en)")
     parser.add_argument("--json", action="store_true", help="print one JSON array instead")
+    parser.add_argument("--markdown", action="store_true",
+                        help="print the preset table of docs/rules.md instead")
     parser.set_defaults(handler=run)
 
 
@@ -32,8 +34,23 @@ def preset_record(preset: Preset) -> dict[str, Any]:
             "players": list(preset.players), "default": preset.id == DEFAULT_PRESET}
 
 
+def markdown_table() -> str:
+    """The preset table of docs/rules.md, generated from the code (a test keeps them equal)."""
+    lines = ["| id | name | source | players | state |", "|---|---|---|---|---|"]
+    for preset in PRESETS.values():
+        state = "works" if preset.works else \
+            "pending: " + ", ".join(f"`{knob}`" for knob in preset.pending)
+        default = " (default)" if preset.id == DEFAULT_PRESET else ""
+        lines.append(f"| `{preset.id}`{default} | {preset.name_ru} / {preset.name_en} | "
+                     f"{preset.source} | {', '.join(map(str, preset.players))} | {state} |")
+    return "\n".join(lines)
+
+
 def run(args: argparse.Namespace) -> int:
     presets = list(PRESETS.values())
+    if args.markdown:
+        print(markdown_table())
+        return 0
     if args.json:
         print(json.dumps([preset_record(p) for p in presets], ensure_ascii=False))
         return 0
