@@ -308,6 +308,11 @@ class OrderingLog(Generic[S]):
         return self._head.hash
 
     @property
+    def counters(self) -> tuple[int, ...]:
+        """Per seat, the counter of its last intent in the committed log (0: none yet)."""
+        return self._head.counters
+
+    @property
     def halted(self) -> Diagnosis | None:
         return self._halted
 
@@ -1230,6 +1235,7 @@ class OrderingLog(Generic[S]):
                 f"every player acked another state than this node computed for entry "
                 f"{target.seq}")
             self._halt(DiagnosisKind.DIVERGENCE, exc.seat, target.seq, detail, tuple(acks), out)
+        self._check_acks_against(target.seq, cert, out)
         steps, self._scratch = self._scratch, []
         for step in steps:
             self._advance(step, cert if step.head is target else None, now, out)
@@ -1238,6 +1244,22 @@ class OrderingLog(Generic[S]):
             self._flight = None
             self._suspects.clear()
         self._after_commit(now, out)
+
+    def _check_acks_against(
+        self, seq: int, cert: tuple[bytes, ...], out: list[Effect[S]]
+    ) -> None:
+        """A certificate's ack must be the one its author showed us: else two acks, one seq."""
+        held: dict[int, bytes] = {seat: data for seat, (_, data) in
+                                  self._early.get(seq, {}).items()}
+        flight = self._flight
+        if flight is not None and flight.step.head.seq == seq:
+            held.update(flight.acks)
+            held.update((seat, suspect.data) for seat, suspect in self._suspects.items())
+        for seat, data in held.items():
+            if self._cache.open(data).payload != self._cache.open(cert[seat]).payload:
+                self._halt(DiagnosisKind.EQUIVOCATION, seat, seq,
+                           f"seat {seat} signed two different acks of position {seq}",
+                           (data, cert[seat]), out)
 
     # ---- output helpers -------------------------------------------------------------------------
 

@@ -105,6 +105,7 @@ class Peer:
     waiting: list[Waiting] = field(default_factory=list)
     commits: int = 0
     tick_at: int | None = None
+    was_recovering: bool = False
 
     # Hooks for misbehaving players.
     def outbound(self, effect: Broadcast | SendTo) -> list[tuple[int, bytes]]:
@@ -170,6 +171,7 @@ class Sim:
         self.start = start_envelope(self.game)
         self.machine.check_start(self.start.message)  # type: ignore[arg-type]
         self.bots = bots
+        self.commit_hooks: list[Callable[[Peer, Committed[State]], None]] = []
         self.now = 0
         self._heap: list[tuple[int, int, str, tuple[Any, ...]]] = []
         self._order = 0
@@ -203,6 +205,8 @@ class Sim:
                     self.route(peer.seat, dest, data, now)
             elif isinstance(effect, Committed):
                 peer.commits += 1
+                for hook in self.commit_hooks:
+                    hook(peer, effect)
                 self._schedule_act(peer, now)
             elif isinstance(effect, Rejected):
                 peer.rejected.append(effect)
@@ -214,6 +218,9 @@ class Sim:
                 peer.dropped.append(effect)
             elif isinstance(effect, Waiting):
                 peer.waiting.append(effect)
+        if peer.was_recovering and not peer.log.recovering:
+            self._schedule_act(peer, now)  # back in the game: the bot may move again
+        peer.was_recovering = peer.log.recovering
         self._schedule_tick(peer, now)
 
     def _schedule_act(self, peer: Peer, now: int) -> None:
@@ -249,10 +256,8 @@ class Sim:
     def run(self, until_ms: int = 600_000, max_entries: int | None = None,
             max_events: int = 2_000_000) -> None:
         events = 0
-        while self._heap:
+        while self._heap and self._heap[0][0] <= until_ms:
             at, _, kind, args = heapq.heappop(self._heap)
-            if at > until_ms:
-                break
             self.now = at
             events += 1
             assert events < max_events, "the simulation does not settle"
@@ -287,7 +292,8 @@ class Sim:
             return
         # The journal: a committed prefix (perhaps lagging) and, written ahead, its last
         # signed entry.
-        certified = [s for s in peer.log.certified() if s <= peer.log.seq - kill.journal_lag]
+        keep = max(0, peer.log.seq - kill.journal_lag)
+        certified = [s for s in peer.log.certified() if s <= keep]
         journal = peer.log.transcript(max(certified))
         peer.journal = (journal, peer.log.signed_entry)  # type: ignore[attr-defined]
         peer.alive = False
@@ -305,6 +311,7 @@ class Sim:
                                       cache=self.cache)
         peer.alive = True
         peer.tick_at = None
+        peer.was_recovering = True
         for other in self.peers:
             if other.alive and other is not peer:
                 self.effects(other, other.log.peer_connected(seat, self.now), self.now)
@@ -312,6 +319,28 @@ class Sim:
         self._schedule_act(peer, self.now)
 
     # ---- checks -----------------------------------------------------------------------------
+
+    def pause_bots(self) -> None:
+        """Stop the bots and let everything in flight settle (the state stops moving)."""
+        self.bots = False
+        self.run(until_ms=self.now + 60_000)
+
+    def resume_bots(self) -> None:
+        self.bots = True
+        for peer in self.peers:
+            self._schedule_act(peer, self.now)
+
+    def submit(self, seat: int, action: Action) -> None:
+        """Make `seat` submit `action` now (scripted scenarios)."""
+        peer = self.peers[seat]
+        _, effects = peer.log.submit(action_bytes(action), self.now)
+        self.effects(peer, effects, self.now)
+
+    def inject(self, src: int, data: bytes, dests: Sequence[int] | None = None) -> None:
+        """Put bytes on the wire from `src` (misbehaviour scripted by a test)."""
+        for dst in dests if dests is not None else range(self.n):
+            if dst != src:
+                self.route(src, dst, data, self.now)
 
     def honest(self) -> list[Peer]:
         return [p for p in self.peers if p.honest]
