@@ -13,7 +13,9 @@ mental-poker deck around the same engine.
 from __future__ import annotations
 
 from p2p_durak import engine
-from p2p_durak.engine import CHANCE, Action, Game, IllegalAction, Reason, State
+from p2p_durak.engine import CHANCE, UNKNOWN, Action, Game, IllegalAction, Reason, State
+from p2p_durak.engine.bout import bout_limit
+from p2p_durak.engine.state import BOUT
 from p2p_durak.protocol import codec
 from p2p_durak.protocol.errors import ProtocolError
 from p2p_durak.protocol.machine import MachineReject
@@ -83,7 +85,21 @@ class EngineMachine:
             return engine.step(state, action)
         except IllegalAction as exc:
             code = _CODES.get(exc.reason, RejectCode.ILLEGAL_ACTION)
+            if exc.reason is Reason.THROW_IN_NOT_ALLOWED and _bout_full(state):
+                code = RejectCode.LIMIT_REACHED
             raise MachineReject(code, str(exc)[:200]) from exc
 
     def state_hash(self, state: State) -> bytes:
         return engine.state_hash(state)
+
+
+def _bout_full(state: State) -> bool:
+    """No seat may throw in because the bout is at its limit (what a racing throw-in that lost
+    the race is told)."""
+    if state.phase != BOUT:
+        return False
+    limit = bout_limit(state)
+    if limit is not None and len(state.table) >= limit:
+        return True
+    uncovered = sum(1 for cover in state.covers if cover == UNKNOWN)
+    return state.game.rules.defender_hand_cap and uncovered >= state.hand_size(state.defender)

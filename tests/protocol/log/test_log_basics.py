@@ -9,7 +9,7 @@ from p2p_durak import engine
 from .netsim import Plan, Sim
 
 
-@pytest.mark.parametrize("n", [2, 3, 4, 5, 6])
+@pytest.mark.parametrize("n", [2, 3, 6])
 def test_whole_game_over_a_perfect_network(n: int) -> None:
     sim = Sim(n, Plan(seed=n))
     sim.run()

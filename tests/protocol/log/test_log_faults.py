@@ -5,6 +5,7 @@ transcript audits), nobody is accused, and the game keeps moving."""
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -52,6 +53,7 @@ def run_and_check(n: int, plan: Plan) -> Sim:
     return sim
 
 
+@pytest.mark.slow
 @settings(derandomize=True, max_examples=14, deadline=None,
           suppress_health_check=[HealthCheck.too_slow])
 @given(fault_plans())
