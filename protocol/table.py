@@ -134,8 +134,9 @@ class LogDeckParty(DeckParty):
     """
 
     def __init__(self, game_id: bytes, seat: int, n_seats: int, n_cards: int,
-                 rng: Callable[[int], bytes]) -> None:
+                 rng: Callable[[int], bytes], *, observer: bool = False) -> None:
         super().__init__(game_id, seat, n_seats, n_cards, rng)
+        self.observer = observer  # an auditor replaying a transcript: it holds no seat's key
         # This seat's own messages and coin secrets, shared by every fork: whichever copy of
         # the deck is asked, a step's message is made once and a coin reveals what it committed.
         self._made: dict[tuple[str, str], DeckMessage] = {}
@@ -144,9 +145,12 @@ class LogDeckParty(DeckParty):
     def _progress(self) -> list[dev.Event]:
         return []
 
+    def _on_slot_opened(self, step: str, slot: int) -> list[dev.Event]:
+        return [] if self.observer else super()._on_slot_opened(step, slot)
+
     def owed(self) -> DeckMessage | None:
         p = self.pending
-        if p is None or self.seat not in p.due or self.seat in p.got:
+        if self.observer or p is None or self.seat not in p.due or self.seat in p.got:
             return None
         key = (p.op.step, p.phase)
         made = self._made.get(key)
@@ -257,7 +261,9 @@ class TableMachine:
     def __post_init__(self) -> None:
         game = eng.make_game(self.rules, self.n_parties)  # validates rules and player count
         self.n_cards = game.n_cards
-        self.deck = LogDeckParty(self.game_id, self.party, self.n_parties, self.n_cards, self.rng)
+        # party -1: an observer (an auditor replaying a transcript) that sits in no seat
+        self.deck = LogDeckParty(self.game_id, max(self.party, 0), self.n_parties, self.n_cards,
+                                 self.rng, observer=self.party < 0)
         self.deck.begin(KeysOp("keys"))
 
     def fork(self) -> TableMachine:
@@ -275,7 +281,9 @@ class TableMachine:
 
     @property
     def my_seat(self) -> int:
-        return self.seat_of_party[self.party] if self.seat_of_party else -1
+        if self.party < 0 or not self.seat_of_party:
+            return -1
+        return self.seat_of_party[self.party]
 
     def deck_due(self) -> tuple[int, ...]:
         """Parties whose deck message the table is waiting for."""
@@ -469,7 +477,7 @@ class TableMachine:
         for ev in deck_events:
             if isinstance(ev, dev.CardSeen):
                 learned.append(ev.card_id)
-        if learned and self.state is not None:
+        if learned and self.state is not None and self.party >= 0:
             self.state = eng.learn(self.state, self.my_seat, tuple(learned))
             out.append(CardsLearned(tuple(learned)))
         for ev in deck_events:

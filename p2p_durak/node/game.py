@@ -108,6 +108,7 @@ class GameRunner:
         return int(trio.current_time() * 1000)
 
     def _make_log(self) -> OrderingLog[TableMachine]:
+        self.journal.keep_rules(self.start.rules.canonical())
         seed = self.journal.game_seed()
         table = TableMachine(self.start.game_id, self.party, len(self.start.players),
                              self.start.rules, seeded_secret_rng(seed, self.rng))

@@ -94,6 +94,12 @@ class GameJournal:
         assert isinstance(acks, tuple)
         return Transcript(start, entries, tuple(a for a in acks if isinstance(a, bytes)))
 
+    def keep_rules(self, rules: bytes) -> None:
+        """The rule set's canonical bytes next to the transcript, so an auditor can replay it."""
+        path = self.folder / "rules.durak"
+        if not path.exists():
+            atomic_write(path, rules)
+
     def halted(self, text: str) -> None:
         self._append("halted", text)
 

@@ -1,0 +1,199 @@
+"""Headless networking: `durak host`, `durak join`, `durak tables`, `durak replay`, `durak audit`.
+
+Every seat a headless process plays is a bot peer; each prints a readable log of the game and
+writes its event log (JSON lines) and the signed transcript into its data folder.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+import trio
+
+from p2p_durak.engine import RuleError
+from p2p_durak.engine.presets import DEFAULT_PRESET, get_preset
+from p2p_durak.node.lobby import JoinFailed, TableConfig
+from p2p_durak.node.paths import data_dir
+
+LEVELS = ("random", "easy", "medium", "hard")
+
+
+def register(subparsers: Any) -> None:
+    host = subparsers.add_parser(
+        "host", help="host a table without the UI (bots play the seats of this process)",
+        description="Create a table, advertise it over mDNS, seat bots, wait for the other "
+                    "players and play the game headless, printing the game log.")
+    host.add_argument("--name", default="Durak table", help="table name")
+    host.add_argument("--preset", default=DEFAULT_PRESET, help="preset id (see `durak rules`)")
+    host.add_argument("--seats", type=int, default=2, help="number of seats")
+    host.add_argument("--bots", default="", help="bot levels for seats this process fills, "
+                      "comma separated, e.g. easy,hard")
+    _common(host)
+    host.add_argument("--no-mdns", action="store_true", help="do not advertise over mDNS")
+    host.set_defaults(handler=run_host)
+
+    join = subparsers.add_parser(
+        "join", help="join a table without the UI (a bot plays this seat)",
+        description="Join a table by address (HOST:PORT) or, with --table, the first table of "
+                    "that name found over mDNS; play headless, printing the game log.")
+    join.add_argument("address", nargs="?", help="HOST:PORT of the table's host")
+    join.add_argument("--table", help="find this table name over mDNS instead of an address")
+    join.add_argument("--count", type=int, default=1, help="how many bot peers to seat")
+    join.add_argument("--wait", type=float, default=30.0, help="seconds to look for the table")
+    _common(join)
+    join.set_defaults(handler=run_join)
+
+    tables = subparsers.add_parser("tables", help="list tables found over mDNS")
+    tables.add_argument("--seconds", type=float, default=3.0, help="how long to listen")
+    tables.add_argument("--interface", action="append", help="IPv4 address of an interface")
+    tables.add_argument("--json", action="store_true", help="one JSON object per table")
+    tables.set_defaults(handler=run_tables)
+
+    for name, handler, what in (("replay", run_replay, "print a saved game"),
+                                ("audit", run_audit, "check a saved game's every signature, "
+                                 "hash, proof and move")):
+        sub = subparsers.add_parser(name, help=what)
+        sub.add_argument("transcript", type=Path, help="a transcript.durak file")
+        sub.add_argument("--lang", choices=("en", "ru"), default="en")
+        sub.set_defaults(handler=handler)
+
+
+def _common(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--player", default="Player", help="this seat's display name")
+    parser.add_argument("--level", choices=LEVELS, default="easy",
+                        help="bot level playing this process's own seat")
+    parser.add_argument("--bind", default="0.0.0.0", help="address to listen on")
+    parser.add_argument("--port", type=int, default=0, help="TCP port (0: any free one)")
+    parser.add_argument("--advertise", help="address other players dial to reach us")
+    parser.add_argument("--interface", action="append", help="IPv4 address of an interface "
+                        "for mDNS (default: all)")
+    parser.add_argument("--home", type=Path, help="data folder (default: the user's)")
+    parser.add_argument("--lang", choices=("en", "ru"), default="en")
+    parser.add_argument("--seed", type=int, help="reproducible bot choices (testing)")
+    parser.add_argument("--json", action="store_true",
+                        help="end with a JSON summary of the game on the last line")
+
+
+def _home(args: argparse.Namespace) -> Path:
+    return Path(args.home) if args.home else data_dir()
+
+
+def _finish(args: argparse.Namespace, seats: list[Any]) -> int:
+    from p2p_durak.node.headless import summary
+
+    result = summary(seats)
+    if args.json:
+        print(json.dumps(result, ensure_ascii=False), flush=True)
+    return 0 if result["finished"] and not result["halted"] else 1
+
+
+def run_host(args: argparse.Namespace) -> int:
+    from p2p_durak.node.headless import HostOptions, host_and_play
+
+    try:
+        preset = get_preset(args.preset)
+        bots = tuple(b for b in args.bots.split(",") if b)
+        if any(b not in LEVELS for b in bots):
+            raise SystemExit(f"bot levels are {', '.join(LEVELS)}")
+        config = TableConfig(args.name, preset.id, preset.rules, args.seats, bots)
+        from p2p_durak.engine.rules import validate
+
+        validate(preset.rules, args.seats)
+    except RuleError as exc:
+        print(f"durak host: {exc.message_ru if args.lang == 'ru' else exc.message_en}",
+              file=sys.stderr)
+        return 2
+    opts = HostOptions(_home(args), args.player, config, bind=args.bind, port=args.port,
+                       advertise=args.advertise, level=args.level, mdns=not args.no_mdns,
+                       interfaces=args.interface, lang=args.lang, seed=args.seed)
+    seats = trio.run(host_and_play, opts)
+    return _finish(args, seats)
+
+
+def run_join(args: argparse.Namespace) -> int:
+    from p2p_durak.node.headless import JoinOptions, join_and_play
+    from p2p_durak.node.node import parse_endpoint
+
+    endpoint = parse_endpoint(args.address) if args.address else None
+    if args.address and endpoint is None:
+        print("durak join: the address is HOST:PORT", file=sys.stderr)
+        return 2
+    if endpoint is None and args.table is None and args.address is None:
+        args.table = None  # any table with a free seat
+    opts = JoinOptions(_home(args), args.player, endpoint, args.table, bind=args.bind,
+                       port=args.port, advertise=args.advertise, level=args.level,
+                       count=args.count, interfaces=args.interface, find_seconds=args.wait,
+                       lang=args.lang, seed=args.seed)
+    try:
+        seats = trio.run(join_and_play, opts)
+    except JoinFailed as exc:
+        print(f"durak join: {exc.reason}", file=sys.stderr)
+        return 3
+    except TimeoutError:
+        print("durak join: no table found", file=sys.stderr)
+        return 3
+    return _finish(args, seats)
+
+
+def run_tables(args: argparse.Namespace) -> int:
+    from p2p_durak.node.discovery import open_discovery
+    from p2p_durak.node.tableinfo import TableGone, TableSeen
+
+    async def listen() -> dict[str, TableSeen]:
+        seen: dict[str, TableSeen] = {}
+        async with open_discovery(interfaces=args.interface) as discovery:
+            with trio.move_on_after(args.seconds):
+                async for event in discovery.events:
+                    if isinstance(event, TableSeen):
+                        seen[event.table.table_id] = event
+                    elif isinstance(event, TableGone):
+                        seen.pop(event.table_id, None)
+        return seen
+
+    for seen in trio.run(listen).values():
+        t = seen.table
+        if args.json:
+            print(json.dumps({"name": t.name, "variant": t.variant, "taken": t.seats_taken,
+                              "free": t.seats_free, "addresses": list(seen.addresses),
+                              "port": t.port, "fingerprint": t.fingerprint}, ensure_ascii=False))
+        else:
+            print(f"{t.name}\t{t.variant}\t{t.seats_taken}/{t.seats}\t"
+                  f"{seen.addresses[0]}:{t.port}\t{t.fingerprint}")
+    return 0
+
+
+def _rules_beside(transcript: Path) -> Any:
+    """The rules a node saved next to a transcript (`rules.durak`), when there are any."""
+    from p2p_durak.engine.rules import RuleSet
+
+    path = transcript.with_name("rules.durak")
+    return RuleSet.from_canonical(path.read_bytes()) if path.exists() else None
+
+
+def run_replay(args: argparse.Namespace) -> int:
+    from p2p_durak.node.replay import replay_lines
+
+    try:
+        for line in replay_lines(args.transcript.read_bytes(), args.lang,
+                                 _rules_beside(args.transcript)):
+            print(line)
+    except (OSError, ValueError) as exc:
+        print(f"durak replay: {exc}", file=sys.stderr)
+        return 2
+    return 0
+
+
+def run_audit(args: argparse.Namespace) -> int:
+    from p2p_durak.node.replay import audit_file
+
+    try:
+        verdict = audit_file(args.transcript.read_bytes(), _rules_beside(args.transcript))
+    except OSError as exc:
+        print(f"durak audit: {exc}", file=sys.stderr)
+        return 2
+    print(verdict.text)
+    return 0 if verdict.ok else 1

@@ -1,0 +1,307 @@
+"""Hosting, joining and filling seats with bots without the UI.
+
+Every seat a headless process plays is a bot peer (the process's own seat included, at the
+level asked for). Each peer prints a readable game log and writes a JSON-lines event log and the
+saved transcript into its game folder. `durak host`, `durak join`, `durak bots` and the
+multi-process tests are built on these functions.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import random
+import sys
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TextIO
+
+import trio
+
+from p2p_durak.engine import RuleSet
+from p2p_durak.node.discovery import Discovery, host_ipv4_addresses, open_discovery
+from p2p_durak.node.game import game_dir
+from p2p_durak.node.identity_store import load_or_create
+from p2p_durak.node.lobby import GameStart, TableConfig
+from p2p_durak.node.narrate import Narrator, event_record
+from p2p_durak.node.node import Node
+from p2p_durak.node.players import BotPlayer
+from p2p_durak.node.tableinfo import TableSeen
+from p2p_durak.node.transport import Dialer, Endpoint, Listener, TcpDialer, TcpListener
+from p2p_durak.protocol.table import Seated, TableEvent, TableMachine
+
+log = logging.getLogger(__name__)
+
+
+class HeadlessPlayer(BotPlayer):
+    """A bot that also tells what happens: printed lines and a JSON-lines event log."""
+
+    def __init__(self, *, label: str, names: Sequence[str], level: str, seed: int | None,
+                 lang: str = "en", out: TextIO | None = None,
+                 events_path: Path | None = None) -> None:
+        super().__init__(level=level, seed=seed)
+        self.label = label
+        self.names = list(names)
+        self.out = out if out is not None else sys.stdout
+        self.events_path = events_path
+        self.narrator = Narrator(None, self.names, lang)
+
+    def _say(self, text: str) -> None:
+        print(f"[{self.label}] {text}", file=self.out, flush=True)
+
+    async def update(self, table: TableMachine, events: tuple[TableEvent, ...]) -> None:
+        await super().update(table, events)
+        for event in events:
+            if self.events_path is not None:
+                with self.events_path.open("a", encoding="utf-8") as f:
+                    f.write(json.dumps(event_record(event), ensure_ascii=False) + "\n")
+            if isinstance(event, Seated):
+                assert table.state is not None
+                self._say(self.narrator.seated(event, self.names, table.state.game))
+                continue
+            for line in self.narrator.lines(event, self.names):
+                self._say(line)
+
+    async def finished(self, table: TableMachine, diagnosis: str | None) -> None:
+        await super().finished(table, diagnosis)
+        if diagnosis is not None:
+            self._say(f"the game stopped: {diagnosis}")
+
+
+@dataclass
+class Seat:
+    """One peer a headless process runs."""
+
+    node: Node
+    level: str
+    result: TableMachine | None = None
+    problems: list[str] = field(default_factory=list)
+    diagnosis: str | None = None
+
+
+def _player(seat: Seat, start: GameStart, lang: str, out: TextIO, seed: int | None
+            ) -> HeadlessPlayer:
+    folder = game_dir(seat.node.home, start.game_id)
+    folder.mkdir(parents=True, exist_ok=True)
+    return HeadlessPlayer(label=seat.node.name, names=[p.name for p in start.players],
+                          level=seat.level, seed=seed, lang=lang, out=out,
+                          events_path=folder / "events.jsonl")
+
+
+async def play_seat(seat: Seat, start: GameStart, *, lang: str = "en",
+                    out: TextIO = sys.stdout, seed: int | None = None) -> None:
+    player = _player(seat, start, lang, out, seed)
+    await seat.node.play(start, player)
+    runner = seat.node.runner
+    assert runner is not None
+    seat.result = runner.log.state
+    seat.problems = runner.problems
+    seat.diagnosis = runner.diagnosis
+
+
+def make_node(home: Path, name: str, *, bind: str, port: int, advertise: str | None,
+              identity_name: str = "node", listener: Listener | None = None,
+              dialer: Dialer | None = None, rng: Callable[[int], bytes] | None = None) -> Node:
+    identity = load_or_create(home, identity_name)
+    host = advertise or (bind if bind != "0.0.0.0" else host_ipv4_addresses()[0])
+    node = Node(identity, name, home, listener or TcpListener(bind, port),
+                dialer or TcpDialer(), advertised_host=host)
+    if rng is not None:
+        node.rng = rng
+    return node
+
+
+@dataclass
+class HostOptions:
+    home: Path
+    name: str
+    config: TableConfig
+    bind: str = "0.0.0.0"
+    port: int = 0
+    advertise: str | None = None
+    level: str = "easy"  # the host's own seat (headless: a bot)
+    mdns: bool = True
+    interfaces: Sequence[str] | None = None
+    lang: str = "en"
+    seed: int | None = None
+
+
+async def host_and_play(opts: HostOptions, out: TextIO = sys.stdout) -> list[Seat]:
+    """Host a table, seat `config.bots` bots of this process, wait for the others, play."""
+    host = Seat(make_node(opts.home, opts.name, bind=opts.bind, port=opts.port,
+                          advertise=opts.advertise), opts.level)
+    seats = [host]
+    async with trio.open_nursery() as nursery:
+        await nursery.start(host.node.serve)
+        assert host.node.endpoint is not None
+        print(f"[{opts.name}] table «{opts.config.name}» at {host.node.endpoint} "
+              f"({opts.config.preset_id}, {opts.config.seats} seats)", file=out, flush=True)
+        discovery_cm = open_discovery(interfaces=opts.interfaces, browse=False) if opts.mdns \
+            else None
+        async with trio.open_nursery() as inner:
+            if discovery_cm is not None:
+                host.node.discovery = await _enter(inner, discovery_cm)
+            host.node.host_table(opts.config)
+            bot_seats = await _spawn_bots(nursery, opts.home, opts.config.bots, opts.bind,
+                                          host.node.endpoint.host)
+            seats += bot_seats
+            starts = await _gather_starts(host, bot_seats, host.node.endpoint)
+            async with trio.open_nursery() as games:
+                for i, seat in enumerate(seats):
+                    games.start_soon(_play, seat, starts[i], opts, out, i)
+            inner.cancel_scope.cancel()
+        nursery.cancel_scope.cancel()
+    return seats
+
+
+async def _play(seat: Seat, start: GameStart, opts: HostOptions, out: TextIO, i: int) -> None:
+    seed = None if opts.seed is None else opts.seed * 31 + i
+    await play_seat(seat, start, lang=opts.lang, out=out, seed=seed)
+
+
+async def _enter(nursery: trio.Nursery, cm: object) -> Discovery:
+    """Keep an async context manager open for the nursery's lifetime; return its value."""
+    ready: trio.MemorySendChannel[Discovery]
+    ready, got = trio.open_memory_channel[Discovery](1)
+
+    async def hold() -> None:
+        async with cm as value:  # type: ignore[attr-defined]
+            await ready.send(value)
+            await trio.sleep_forever()
+
+    nursery.start_soon(hold)
+    return await got.receive()
+
+
+async def _spawn_bots(nursery: trio.Nursery, home: Path, levels: Sequence[str], bind: str,
+                      advertise: str) -> list[Seat]:
+    """Bot peers of this process: each its own node, identity and listener, reachable at the
+    host's address so that every other player can dial it."""
+    seats = []
+    for i, level in enumerate(levels):
+        node = make_node(home, f"bot{i + 1}-{level}", bind=bind, port=0, advertise=advertise,
+                         identity_name=f"bot-{i + 1}")
+        await nursery.start(node.serve)
+        seats.append(Seat(node, level))
+    return seats
+
+
+async def _gather_starts(host: Seat, bots: list[Seat], endpoint: Endpoint) -> list[GameStart]:
+    starts: dict[int, GameStart] = {}
+
+    async def wait_host() -> None:
+        starts[0] = await host.node.wait_for_start()
+
+    async def join(i: int, seat: Seat) -> None:
+        starts[i] = await seat.node.join(endpoint, expected_host=host.node.identity.peer_id)
+
+    async with trio.open_nursery() as nursery:
+        nursery.start_soon(wait_host)
+        for i, seat in enumerate(bots, start=1):
+            nursery.start_soon(join, i, seat)
+    return [starts[i] for i in range(len(bots) + 1)]
+
+
+@dataclass
+class JoinOptions:
+    home: Path
+    name: str
+    endpoint: Endpoint | None = None  # or find a table by name over mDNS
+    table_name: str | None = None
+    bind: str = "0.0.0.0"
+    port: int = 0
+    advertise: str | None = None
+    level: str = "easy"
+    count: int = 1  # how many bot peers this process seats
+    interfaces: Sequence[str] | None = None
+    find_seconds: float = 30.0
+    lang: str = "en"
+    seed: int | None = None
+    identity_prefix: str = "node"
+
+
+async def find_table(name: str | None, interfaces: Sequence[str] | None, seconds: float
+                     ) -> TableSeen:
+    """Browse mDNS until a table (with that name, if given) with a free seat shows up."""
+    with trio.fail_after(seconds):
+        async with open_discovery(interfaces=interfaces) as discovery:
+            async for event in discovery.events:
+                if isinstance(event, TableSeen) and event.table.seats_free > 0 and (
+                        name is None or event.table.name == name):
+                    return event
+    raise TimeoutError("discovery ended")
+
+
+async def join_and_play(opts: JoinOptions, out: TextIO = sys.stdout) -> list[Seat]:
+    if opts.endpoint is not None:
+        endpoint = opts.endpoint
+        rules_hash: bytes | None = None
+    else:
+        seen = await find_table(opts.table_name, opts.interfaces, opts.find_seconds)
+        endpoint = Endpoint(seen.addresses[0], seen.table.port)
+        rules_hash = bytes.fromhex(seen.table.rules_hash)
+        print(f"found «{seen.table.name}» ({seen.table.variant}) at {endpoint}", file=out,
+              flush=True)
+    seats = []
+    async with trio.open_nursery() as nursery:
+        for i in range(opts.count):
+            ident = opts.identity_prefix if opts.count == 1 else f"{opts.identity_prefix}-{i + 1}"
+            name = opts.name if opts.count == 1 else f"{opts.name}{i + 1}"
+            node = make_node(opts.home, name, bind=opts.bind, port=opts.port if i == 0 else 0,
+                             advertise=opts.advertise, identity_name=ident)
+            await nursery.start(node.serve)
+            seats.append(Seat(node, opts.level))
+        starts: dict[int, GameStart] = {}
+
+        async def join(i: int, seat: Seat) -> None:
+            starts[i] = await seat.node.join(endpoint, rules_hash=rules_hash)
+
+        async with trio.open_nursery() as lobby:
+            for i, seat in enumerate(seats):
+                lobby.start_soon(join, i, seat)
+        async with trio.open_nursery() as games:
+            for i, seat in enumerate(seats):
+                seed = None if opts.seed is None else opts.seed * 31 + i
+                games.start_soon(_play_join, seat, starts[i], opts.lang, out, seed)
+        nursery.cancel_scope.cancel()
+    return seats
+
+
+async def _play_join(seat: Seat, start: GameStart, lang: str, out: TextIO, seed: int | None
+                     ) -> None:
+    await play_seat(seat, start, lang=lang, out=out, seed=seed)
+
+
+def summary(seats: Sequence[Seat]) -> dict[str, object]:
+    """A machine-readable outcome (the last line of a headless run with --json)."""
+    table = next((s.result for s in seats if s.result is not None), None)
+    state = table.state if table is not None else None
+    result = state.result if state is not None else None
+    names = {}
+    if table is not None and state is not None:
+        for seat in seats:
+            if seat.result is not None:
+                names[seat.result.my_seat] = seat.node.name
+    return {
+        "finished": result is not None,
+        "durak": list(result.durak) if result else [],
+        "durak_names": [names.get(s, f"#{s}") for s in result.durak] if result else [],
+        "draw": bool(result and result.draw),
+        "audit_clean": bool(table is not None and table.audit is not None
+                            and not table.audit.cheaters),
+        "halted": [s.diagnosis for s in seats if s.diagnosis],
+        "problems": sum(len(s.problems) for s in seats),
+    }
+
+
+def rules_for(preset_id: str, options: dict[str, object]) -> RuleSet:
+    from p2p_durak.engine.presets import get_preset
+
+    rules = get_preset(preset_id).rules
+    return rules.with_options(**options) if options else rules
+
+
+def seeded(seed: int | None) -> Callable[[int], bytes] | None:
+    """Deterministic peer randomness, for reproducible test runs only."""
+    return None if seed is None else random.Random(seed).randbytes

@@ -1,0 +1,104 @@
+"""Saved games: replay a transcript into words, and audit it.
+
+A transcript proves itself: the audit re-verifies every signature and hash link of the log,
+re-applies every entry through the table machine (so every move is checked by the rules engine
+and every card opening, shuffle and deal by the deck's proofs), and checks the final
+certificate. The auditor sits in no seat: it learns only what every player learned.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+
+from p2p_durak.engine import RuleError, RuleSet
+from p2p_durak.engine.presets import PRESETS
+from p2p_durak.node.narrate import Narrator
+from p2p_durak.protocol.envelope import decode_envelope
+from p2p_durak.protocol.errors import ProtocolError
+from p2p_durak.protocol.messages import Start
+from p2p_durak.protocol.table import AuditFinished, Seated, TableMachine
+from p2p_durak.protocol.table_log import TableLogMachine
+from p2p_durak.protocol.transcript import AuditError, Transcript, TranscriptError, audit
+
+
+@dataclass(frozen=True, slots=True)
+class Verdict:
+    ok: bool
+    text: str
+    table: TableMachine | None = None
+
+
+def _rules_for(start: Start) -> RuleSet:
+    for preset in PRESETS.values():
+        if preset.rules.rules_hash() == start.rules_hash.hex():
+            return preset.rules
+    raise RuleError("rules", "the transcript's rules are not a known preset",
+                    "правила записи — не известный вариант")
+
+
+def audit_file(data: bytes, rules: RuleSet | None = None) -> Verdict:
+    try:
+        transcript = Transcript.load(data)
+        start_env = decode_envelope(transcript.start)
+        start = start_env.message
+        if not isinstance(start, Start):
+            return Verdict(False, "not a game transcript: the genesis is not a Start")
+        rules = rules or _rules_for(start)
+        if rules.rules_hash() != start.rules_hash.hex():
+            return Verdict(False, "the rules given are not the rules this game was played by")
+        observer = TableMachine(start.game, -1, len(start.players), rules,
+                                random.Random(0).randbytes)
+        report = audit(transcript, TableLogMachine(), observer)
+    except (TranscriptError, ProtocolError) as exc:
+        return Verdict(False, f"not a transcript: {exc}")
+    except RuleError as exc:
+        return Verdict(False, f"cannot audit: {exc.message_en}")
+    except AuditError as exc:
+        return Verdict(False, f"FAILED at position {exc.seq}: {exc}")
+    table = report.state
+    lines = [f"transcript of game {start.game.hex()} with {len(start.players)} players: "
+             f"{len(transcript.entries)} entries, every signature, hash link and move verified"]
+    if report.rejected:
+        lines.append(f"{len(report.rejected)} intents were refused at their position "
+                     "(raced or illegal), identically for every player")
+    audit_event = table.audit
+    state = table.state
+    if state is not None and state.result is not None:
+        names = [p.name for p in start.players]
+        narrator = Narrator(state.game, names)
+        seated = next((e for e in table.history if isinstance(e, Seated)), None)
+        if seated is not None:
+            narrator.seated(seated, names, state.game)
+        from p2p_durak.engine import events as E
+
+        over = E.GameOver(state.result.durak, state.result.draw, state.result.pogony)
+        lines.append(narrator.engine_event(over))
+    if isinstance(audit_event, AuditFinished):
+        if audit_event.cheaters:
+            lines += [f"CHEAT: seat {s}: {why}" for s, why in audit_event.cheaters]
+            return Verdict(False, "\n".join(lines), table)
+        lines.append("the deck audit (every key published) found every claim honest")
+    else:
+        lines.append("the game did not reach its end-of-game deck audit")
+    return Verdict(True, "\n".join(lines), table)
+
+
+def replay_lines(data: bytes, lang: str = "en", rules: RuleSet | None = None) -> list[str]:
+    verdict = audit_file(data, rules)
+    if verdict.table is None:
+        raise ValueError(verdict.text)
+    table = verdict.table
+    start = decode_envelope(Transcript.load(data).start).message
+    assert isinstance(start, Start)
+    names = [p.name for p in start.players]
+    narrator = Narrator(None, names, lang)
+    lines = []
+    for event in table.history:
+        if isinstance(event, Seated):
+            assert table.state is not None
+            lines.append(narrator.seated(event, names, table.state.game))
+        else:
+            lines.extend(narrator.lines(event, names))
+    lines.append(verdict.text.splitlines()[-1])
+    return lines
