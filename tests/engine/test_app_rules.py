@@ -34,7 +34,8 @@ DIAMONDS = int(Suit.DIAMONDS)
 
 
 def test_goal_last_with_cards_is_durak() -> None:
-    """001: «Цель игры. Избавиться от всех карт. Кто последним остался с картами на руках —
+    """001_c746c7bb87124419.txt:
+    «Цель игры. Избавиться от всех карт. Кто последним остался с картами на руках —
     тот и дурак.» — checked on random games: at the end only the durak holds cards."""
     rules = get_preset("app_podkidnoy").rules
     rng = random.Random(1)
@@ -53,7 +54,8 @@ def test_goal_last_with_cards_is_durak() -> None:
 
 @pytest.mark.parametrize(("size", "lowest"), [(36, 6), (24, 9), (32, 7), (52, 2)])
 def test_deck_sizes(size: int, lowest: int) -> None:
-    """001: «Играют колодой в 36 карт (с шестёрок; можно 24, 32 или 52).»"""
+    """001_c746c7bb87124419.txt:
+    «Играют колодой в 36 карт (с шестёрок; можно 24, 32 или 52).»"""
     rules = get_preset("app_podkidnoy").rules
     if size != 36:
         rules = rules.with_options(deck_size=size)
@@ -66,7 +68,8 @@ def test_deck_sizes(size: int, lowest: int) -> None:
 
 
 def test_deal_six_each_and_turn_the_next_card_for_trump() -> None:
-    """001: «Каждому сдают по 6 карт, следующую кладут под колоду лицом вверх — её масть
+    """001_c746c7bb87124419.txt:
+    «Каждому сдают по 6 карт, следующую кладут под колоду лицом вверх — её масть
     козырь.»"""
     t = Table("app_podkidnoy", ["6♠ 7♠ 8♠ 9♠ 10♠ J♠", "6♥ 7♥ 8♥ 9♥ 10♥ J♥"], trump="Q♣",
               stock="6♦ 7♦")
@@ -91,7 +94,8 @@ def test_deal_six_each_and_turn_the_next_card_for_trump() -> None:
 
 
 def test_trump_beats_any_other_suit() -> None:
-    """001: «Козырь бьёт любую карту другой масти.»"""
+    """001_c746c7bb87124419.txt:
+    «Козырь бьёт любую карту другой масти.»"""
     t = Table("app_podkidnoy", ["A♠ A♣ A♥ 7♠ 8♠ 9♠", "6♦ 7♦ 8♦ 6♠ 6♣ 6♥"], trump="10♦",
               first_attacker=0)
     t.setup()
@@ -102,8 +106,9 @@ def test_trump_beats_any_other_suit() -> None:
 
 
 def test_lowest_trump_leads_first() -> None:
-    """001: «Первым ходит тот, у кого младший козырь.» Claims go round from the dealer's left;
-    a claim that is not the lowest trump, or «no trump» from a trump holder, is refused."""
+    """001_c746c7bb87124419.txt:
+    «Первым ходит тот, у кого младший козырь.» Claims go round from the dealer's left;
+    a claim that is not the lowest trump, or "no trump" from a trump holder, is refused."""
     t = Table("app_podkidnoy", ["6♠ 7♠ 8♠ 9♠ 10♠ J♠", "9♦ A♦ 8♥ 9♥ 10♥ J♥",
                                 "7♦ K♦ 6♣ 7♣ 8♣ 9♣"], trump="6♦", dealer=0)
     t.do("deal", "reveal 6♦")
@@ -135,7 +140,8 @@ def test_nobody_holds_a_trump_then_lot() -> None:
 
 
 def test_play_goes_clockwise_to_the_left_neighbour() -> None:
-    """001: «Ходят по часовой стрелке: ходящий ходит под соседа слева.»"""
+    """001_c746c7bb87124419.txt:
+    «Ходят по часовой стрелке: ходящий ходит под соседа слева.»"""
     t = Table("app_podkidnoy", ["6♠ 7♠ 8♠ 9♠ 10♠ J♠", "6♥ 7♥ 8♥ 9♥ 10♥ J♥",
                                 "6♣ 7♣ 8♣ 9♣ 10♣ J♣", "Q♠ K♠ A♠ Q♣ K♥ A♥"], trump="6♦",
               first_attacker=2)
@@ -147,7 +153,8 @@ def test_play_goes_clockwise_to_the_left_neighbour() -> None:
 
 
 def test_lead_one_card_or_several_of_one_rank() -> None:
-    """001: «Ходящий кладёт карту — или сразу несколько одного достоинства.»"""
+    """001_c746c7bb87124419.txt:
+    «Ходящий кладёт карту — или сразу несколько одного достоинства.»"""
     t = Table("app_podkidnoy", ["6♠ 6♣ 6♥ 9♠ 10♠ J♠", "Q♠ K♠ A♠ Q♥ K♥ A♥"], trump="6♦",
               first_attacker=0)
     t.setup()
@@ -162,7 +169,8 @@ def test_lead_one_card_or_several_of_one_rank() -> None:
 
 
 def test_each_card_is_covered_by_a_higher_card_of_its_suit_or_a_trump() -> None:
-    """001: «Отбивающийся кроет каждую старшей картой той же масти или козырем (козырь —
+    """001_c746c7bb87124419.txt:
+    «Отбивающийся кроет каждую старшей картой той же масти или козырем (козырь —
     только старшим козырем).»"""
     t = Table("app_podkidnoy", ["9♠ 9♦ 6♥ 7♥ 8♥ 9♥", "8♠ 10♠ 10♣ 7♦ 10♦ A♥"], trump="6♦",
               first_attacker=0)
@@ -181,7 +189,8 @@ def test_each_card_is_covered_by_a_higher_card_of_its_suit_or_a_trump() -> None:
 
 
 def test_all_covered_goes_to_the_discard_and_the_defender_attacks() -> None:
-    """001: «Когда всё покрыто и никто ничего не подкинул, карты уходят в бито, и ход
+    """001_c746c7bb87124419.txt:
+    «Когда всё покрыто и никто ничего не подкинул, карты уходят в бито, и ход
     переходит к отбившемуся.»"""
     t = Table("app_podkidnoy", ["6♠ 7♠ 8♠ 9♠ 10♠ J♠", "Q♠ K♠ A♠ Q♥ K♥ A♥",
                                 "6♣ 7♣ 8♣ 9♣ 10♣ J♣"], trump="6♦", first_attacker=0)
@@ -195,7 +204,8 @@ def test_all_covered_goes_to_the_discard_and_the_defender_attacks() -> None:
 
 
 def test_refill_attacker_first_then_the_others_the_defender_last() -> None:
-    """001: «После кона все добирают из колоды до шести: сначала ходивший, потом остальные,
+    """001_c746c7bb87124419.txt:
+    «После кона все добирают из колоды до шести: сначала ходивший, потом остальные,
     отбивавшийся — последним.» The others go clockwise from the attacker (SP13)."""
     t = Table("app_podkidnoy", ["6♠ 7♠ 8♠ 9♠ 10♠ J♠", "Q♠ K♠ A♠ Q♣ K♥ A♥",
                                 "6♣ 7♣ 8♣ 9♣ 10♣ J♣", "6♥ 7♥ 8♥ 9♥ 10♥ J♥"],
@@ -209,7 +219,8 @@ def test_refill_attacker_first_then_the_others_the_defender_last() -> None:
 
 
 def test_throw_in_ranks_on_the_table_until_the_bout_closes() -> None:
-    """001: «В подкидном, пока кон не закончен, можно подкидывать карты того же достоинства,
+    """001_c746c7bb87124419.txt:
+    «В подкидном, пока кон не закончен, можно подкидывать карты того же достоинства,
     что уже лежат на столе.» Also while cards are uncovered, and the ranks of covering cards
     count too (SP11)."""
     t = Table("app_podkidnoy", ["6♠ 6♣ 8♣ 9♠ 10♠ J♠", "8♠ K♠ A♠ Q♥ K♥ A♥"], trump="6♦",
@@ -227,7 +238,8 @@ def test_throw_in_ranks_on_the_table_until_the_bout_closes() -> None:
 
 
 def test_throw_ins_are_open_to_the_attacker_and_everyone_else() -> None:
-    """001: «Первым подкидывает ходивший, потом остальные по кругу.» The engine lets every
+    """001_c746c7bb87124419.txt:
+    «Первым подкидывает ходивший, потом остальные по кругу.» The engine lets every
     eligible thrower act at once (the network's log orders racing throw-ins, docs/rules.md);
     the bout waits until each of them has passed, the lead attacker listed first."""
     t = Table("app_podkidnoy", ["6♠ 7♠ 8♠ 9♠ 10♠ J♠", "Q♠ K♠ A♠ Q♥ K♥ A♥",
@@ -245,7 +257,8 @@ def test_throw_ins_are_open_to_the_attacker_and_everyone_else() -> None:
 
 
 def test_first_bout_at_most_five_cards() -> None:
-    """001: «В первом коне партии — не больше пяти.»"""
+    """001_c746c7bb87124419.txt:
+    «В первом коне партии — не больше пяти.»"""
     t = Table("app_podkidnoy", ["6♠ 6♣ 6♥ 7♠ 8♣ J♠", "8♠ 10♠ 8♥ 9♠ 9♣ 9♥",
                                 "7♥ 6♦ 8♦ Q♣ K♣ A♣"], trump="A♦", first_attacker=0)
     t.setup()
@@ -258,7 +271,8 @@ def test_first_bout_at_most_five_cards() -> None:
 
 
 def test_at_most_six_cards_a_bout() -> None:
-    """001: «Всего за кон — не больше шести карт ...» — even when the defender holds more."""
+    """001_c746c7bb87124419.txt:
+    «Всего за кон — не больше шести карт ...» — even when the defender holds more."""
     t = Table("app_podkidnoy", ["6♠ 8♥ 9♠ 9♣ 9♥ 10♣", "10♠ Q♠ Q♣ Q♥ J♠ J♣",
                                 "7♥ 9♦ 10♥ 10♦ K♣ K♥"], trump="A♦",
               stock="6♣ 6♥ 7♠", first_attacker=0)
@@ -280,7 +294,8 @@ def test_at_most_six_cards_a_bout() -> None:
 
 
 def test_never_more_uncovered_cards_than_the_defender_holds() -> None:
-    """001: «... и не больше, чем у отбивающегося на руках.» Four players, 24 cards: no stock,
+    """001_c746c7bb87124419.txt:
+    «... и не больше, чем у отбивающегося на руках.» Four players, 24 cards: no stock,
     so hands shrink; seat 0 defends with three cards and a fourth attack card is refused."""
     t = Table("app_podkidnoy", ["9♠ 9♣ 9♥ A♠ A♣ A♥", "10♠ 10♣ 10♥ J♠ Q♣ K♣",
                                 "J♣ J♥ Q♠ Q♥ K♠ K♥", "9♦ 10♦ J♦ Q♦ K♦ A♦"], trump="A♦",
@@ -301,7 +316,8 @@ def test_never_more_uncovered_cards_than_the_defender_holds() -> None:
 
 
 def test_simple_durak_has_no_throw_ins() -> None:
-    """001: «В «простом» (классическом) дураке подкидывать нельзя: кон — это только первый
+    """001_c746c7bb87124419.txt:
+    «В «простом» (классическом) дураке подкидывать нельзя: кон — это только первый
     ход.»"""
     t = Table("app_prostoy", ["6♠ 6♣ 8♠ 9♠ 10♠ J♠", "7♠ 7♣ Q♠ Q♥ K♥ A♥",
                               "6♥ 7♥ 8♥ 9♥ 10♥ J♥"], trump="6♦", first_attacker=0)
@@ -318,7 +334,8 @@ def test_simple_durak_has_no_throw_ins() -> None:
 
 
 def test_the_defender_may_take_even_when_he_could_beat() -> None:
-    """001: «Если отбиться нечем (или не хочется тратить козыри), отбивающийся говорит
+    """001_c746c7bb87124419.txt:
+    «Если отбиться нечем (или не хочется тратить козыри), отбивающийся говорит
     «беру».»"""
     t = Table("app_podkidnoy", ["6♠ 7♠ 8♠ 9♠ 10♠ J♠", "Q♠ K♠ A♠ 7♦ K♥ A♥"], trump="6♦",
               first_attacker=0)
@@ -333,7 +350,8 @@ def test_the_defender_may_take_even_when_he_could_beat() -> None:
 
 
 def test_throw_in_vdogonku_after_take_and_the_taker_takes_everything() -> None:
-    """001: «Остальные ещё могут подкинуть ему «вдогонку» — сколько позволяет лимит, — и он
+    """001_c746c7bb87124419.txt:
+    «Остальные ещё могут подкинуть ему «вдогонку» — сколько позволяет лимит, — и он
     забирает со стола всё.»"""
     t = Table("app_podkidnoy", ["6♠ 6♣ 7♣ 7♥ 10♠ J♠", "7♠ K♠ A♠ Q♥ K♥ A♥",
                                 "6♥ 6♦ 8♣ 9♣ 10♣ J♣"], trump="A♦", first_attacker=0)
@@ -350,7 +368,8 @@ def test_throw_in_vdogonku_after_take_and_the_taker_takes_everything() -> None:
 
 
 def test_the_taker_loses_his_turn() -> None:
-    """001: «Взявший пропускает ход: ходит следующий за ним.»"""
+    """001_c746c7bb87124419.txt:
+    «Взявший пропускает ход: ходит следующий за ним.»"""
     t = Table("app_podkidnoy", ["6♠ 7♠ 8♠ 9♠ 10♠ J♠", "Q♠ K♠ A♠ Q♥ K♥ A♥",
                                 "6♣ 7♣ 8♣ 9♣ 10♣ J♣", "6♥ 7♥ 8♥ 9♥ 10♥ J♥"], trump="6♦",
               first_attacker=0)
@@ -360,7 +379,8 @@ def test_the_taker_loses_his_turn() -> None:
 
 
 def test_cards_seen_on_the_table_stay_public() -> None:
-    """001: «Карты, которые все видели на столе, помнят все — сильные боты тоже.» The
+    """001_c746c7bb87124419.txt:
+    «Карты, которые все видели на столе, помнят все — сильные боты тоже.» The
     discard is part of the public view every node hashes; each seat's view has it."""
     t = Table("app_podkidnoy", ["6♠ 7♠ 8♠ 9♠ 10♠ J♠", "Q♠ K♠ A♠ Q♥ K♥ A♥",
                                 "6♣ 7♣ 8♣ 9♣ 10♣ J♣"], trump="6♦", first_attacker=0)
@@ -378,7 +398,8 @@ def test_cards_seen_on_the_table_stay_public() -> None:
 # ---- Переводной ------------------------------------------------------------------------------
 
 def test_transfer_only_before_anything_is_covered() -> None:
-    """001: «В переводном, пока отбивающийся не покрыл ни одной карты, он может перевести:
+    """001_c746c7bb87124419.txt:
+    «В переводном, пока отбивающийся не покрыл ни одной карты, он может перевести:
     положить к атакующим карту того же достоинства — и отбиваться теперь следующему.»"""
     t = Table("app_perevodnoy", ["7♠ 7♣ 8♥ 9♥ 10♥ J♥", "7♥ 8♠ 9♠ 7♦ K♥ A♥",
                                  "6♣ 8♣ 9♣ 10♣ J♣ Q♣"], trump="6♦", first_attacker=0)
@@ -397,7 +418,8 @@ def test_transfer_only_before_anything_is_covered() -> None:
 
 
 def test_transfer_moves_the_defence_to_the_next_player() -> None:
-    """001: «... положить к атакующим карту того же достоинства — и отбиваться теперь
+    """001_c746c7bb87124419.txt:
+    «... положить к атакующим карту того же достоинства — и отбиваться теперь
     следующему.»"""
     t = Table("app_perevodnoy", ["7♠ 7♣ 8♥ 9♥ 10♥ J♥", "7♥ 8♠ 9♠ 10♠ K♥ A♥",
                                  "6♣ 8♣ 9♣ 10♣ J♣ Q♣"], trump="6♦", first_attacker=0)
@@ -410,7 +432,8 @@ def test_transfer_moves_the_defence_to_the_next_player() -> None:
 
 
 def test_transfer_needs_enough_cards_in_the_next_hand() -> None:
-    """001: «Перевести можно, только если у следующего хватает карт на все переведённые.»
+    """001_c746c7bb87124419.txt:
+    «Перевести можно, только если у следующего хватает карт на все переведённые.»
     Two seats: the transfer goes back to the attacker, who kept three cards."""
     t = Table("app_perevodnoy", ["7♠ 7♣ 7♥ 8♥ 9♥ 10♥", "7♦ 8♠ 9♠ 10♠ K♥ A♥"], trump="6♦",
               first_attacker=0)
@@ -427,7 +450,8 @@ def test_transfer_needs_enough_cards_in_the_next_hand() -> None:
 
 
 def test_transfer_by_showing_keeps_the_trump_in_hand_once_a_bout() -> None:
-    """001: «Если включён перевод показом, достаточно показать козырь того же достоинства —
+    """001_c746c7bb87124419.txt:
+    «Если включён перевод показом, достаточно показать козырь того же достоинства —
     карта остаётся на руке. Каждым козырем — один раз за кон.»"""
     t = Table("app_perevod_pokazom", ["7♠ 7♣ 8♥ 9♥ 10♥ J♥", "7♦ 8♠ 9♠ 10♠ K♥ A♥"],
               trump="6♦", first_attacker=0)
@@ -459,7 +483,8 @@ TEAM_HANDS = ["6♠ 7♠ 8♠ 9♠ 10♠ J♠", "Q♠ K♠ A♠ Q♥ K♥ A♥",
 
 
 def test_teams_sit_in_alternate_seats_so_play_goes_to_an_opponent() -> None:
-    """001: «Напарники сидят через одного, так что ход всегда идёт на соперника.»"""
+    """001_c746c7bb87124419.txt:
+    «Напарники сидят через одного, так что ход всегда идёт на соперника.»"""
     t = Table("app_komandy", TEAM_HANDS, trump="6♦", first_attacker=1)
     t.setup()
     game = t.game
@@ -469,7 +494,8 @@ def test_teams_sit_in_alternate_seats_so_play_goes_to_an_opponent() -> None:
 
 
 def test_only_the_defenders_opponents_throw_in() -> None:
-    """001: «Подкидывают только соперники отбивающегося — на напарника не подкидывают.»"""
+    """001_c746c7bb87124419.txt:
+    «Подкидывают только соперники отбивающегося — на напарника не подкидывают.»"""
     t = Table("app_komandy", TEAM_HANDS, trump="6♦", first_attacker=0)
     t.setup()
     t.do("0 lead 6♠")
@@ -479,7 +505,8 @@ def test_only_the_defenders_opponents_throw_in() -> None:
 
 
 def test_teams_transfer_only_to_an_opponent() -> None:
-    """001: «Переводят тоже только на соперника — следующего игрока другой команды.» With
+    """001_c746c7bb87124419.txt:
+    «Переводят тоже только на соперника — следующего игрока другой команды.» With
     every seat in play the next seat is an opponent; test_scenarios plays the case where an
     out opponent makes the transfer skip the partner."""
     t = Table("app_komandy", ["6♠ 7♠ 8♠ 9♠ 10♠ J♠", "6♥ K♠ A♠ Q♥ K♥ A♥",
@@ -494,7 +521,8 @@ def test_teams_transfer_only_to_an_opponent() -> None:
 # ---- the end of the game ---------------------------------------------------------------------
 
 def test_last_bout_everyone_out_at_once_is_a_draw_in_random_games() -> None:
-    """001: «Если в последнем коне карты кончились у всех разом — ничья.» Random games that
+    """001_c746c7bb87124419.txt:
+    «Если в последнем коне карты кончились у всех разом — ничья.» Random games that
     end in a draw have nobody holding a card and no durak (the scripted draw is in
     test_scenarios)."""
     rules = get_preset("app_podkidnoy").rules
@@ -514,7 +542,8 @@ def test_last_bout_everyone_out_at_once_is_a_draw_in_random_games() -> None:
 
 
 def test_trump_on_random_games_is_the_turned_card_or_the_last_dealt() -> None:
-    """001: «следующую кладут под колоду лицом вверх — её масть козырь», with 6 × 6 = 36 cards
+    """001_c746c7bb87124419.txt:
+    «следующую кладут под колоду лицом вверх — её масть козырь», with 6 × 6 = 36 cards
     there is no next card: SP2, the last dealt card (the dealer's) shows the trump."""
     game = make_game(get_preset("app_podkidnoy").rules, 6, 4)
     order = list(range(36))

@@ -32,7 +32,8 @@ from p2p_durak.engine.presets import get_preset
 
 
 def test_several_throw_ins_from_several_seats() -> None:
-    """001: «пока кон не закончен, можно подкидывать карты того же достоинства, что уже лежат
+    """001_c746c7bb87124419.txt:
+    «пока кон не закончен, можно подкидывать карты того же достоинства, что уже лежат
     на столе. Первым подкидывает ходивший, потом остальные по кругу.» and «Когда всё покрыто
     и никто ничего не подкинул, карты уходят в бито, и ход переходит к отбившемуся.»"""
     t = Table("app_podkidnoy", ["8♠ 8♣ 6♠ 7♠ 10♠ J♠", "9♠ 10♥ A♥ 9♣ K♠ A♠",
@@ -70,7 +71,8 @@ def test_a_pass_is_not_final_when_the_table_changes() -> None:
 
 
 def test_take_with_throw_ins_vdogonku() -> None:
-    """001: «Если отбиться нечем ..., отбивающийся говорит «беру». Остальные ещё могут
+    """001_c746c7bb87124419.txt:
+    «Если отбиться нечем ..., отбивающийся говорит «беру». Остальные ещё могут
     подкинуть ему «вдогонку» — сколько позволяет лимит, — и он забирает со стола всё.
     Взявший пропускает ход: ходит следующий за ним.»"""
     t = Table("app_podkidnoy", ["10♠ 10♣ 6♠ 7♠ 8♠ 9♠", "J♠ 6♥ 7♥ 8♥ 9♥ 6♣",
@@ -89,7 +91,8 @@ def test_take_with_throw_ins_vdogonku() -> None:
 
 
 def test_transfer_chain_round_the_table() -> None:
-    """001: «пока отбивающийся не покрыл ни одной карты, он может перевести ... Перевести
+    """001_c746c7bb87124419.txt:
+    «пока отбивающийся не покрыл ни одной карты, он может перевести ... Перевести
     можно, только если у следующего хватает карт на все переведённые.» Each new defender
     transfers again; the lead attacker keeps his role, draws first and throws in."""
     t = Table("app_perevodnoy", ["7♠ 7♦ 8♠ 9♠ 10♠ J♠", "7♣ 8♣ 9♣ 10♣ J♣ Q♣",
@@ -110,7 +113,8 @@ def test_transfer_chain_round_the_table() -> None:
 
 
 def test_transfer_by_showing_each_trump_once_a_bout() -> None:
-    """001: «Если включён перевод показом, достаточно показать козырь того же достоинства —
+    """001_c746c7bb87124419.txt:
+    «Если включён перевод показом, достаточно показать козырь того же достоинства —
     карта остаётся на руке. Каждым козырем — один раз за кон.»"""
     t = Table("app_perevod_pokazom", ["7♠ 7♣ 8♠ 9♠ 10♠ J♠", "7♦ 8♦ 9♦ 10♦ J♦ Q♦",
                                       "7♥ 8♥ 9♥ 10♥ J♥ Q♥"], trump="A♦", first_attacker=0)
@@ -131,7 +135,8 @@ def test_transfer_by_showing_each_trump_once_a_bout() -> None:
 
 
 def test_team_game_2v2() -> None:
-    """001, «2 на 2: командами»: «Подкидывают только соперники отбивающегося — на напарника не
+    """001_c746c7bb87124419.txt, «2 на 2: командами»:
+    «Подкидывают только соперники отбивающегося — на напарника не
     подкидывают.» «Переводят тоже только на соперника — следующего игрока другой команды.»
     «Вышли все игроки команды — она выиграла; оставшиеся — дураки, сколько бы карт у них ни
     было.» 24 cards for four: no stock, the dealer's last card is trump."""
@@ -168,7 +173,8 @@ def test_team_game_2v2() -> None:
 
 
 def test_draw_when_the_last_two_run_out_together() -> None:
-    """001: «Если в последнем коне карты кончились у всех разом — ничья.» Two seats, 24 cards:
+    """001_c746c7bb87124419.txt:
+    «Если в последнем коне карты кончились у всех разом — ничья.» Two seats, 24 cards:
     two bouts empty the stock (the trump card J♦ is drawn last), the third ends the game."""
     t = Table("app_podkidnoy", ["9♠ 9♣ 9♥ 9♦ A♣ A♦", "10♠ 10♣ 10♥ 10♦ K♣ K♦"], trump="J♦",
               stock="J♠ J♣ J♥ Q♠ K♠ Q♣ A♥ Q♦ A♠ K♥ Q♥", dealer=1, deck_size=24)
@@ -193,7 +199,8 @@ def test_draw_when_the_last_two_run_out_together() -> None:
 
 
 def test_an_empty_hand_is_refilled_while_the_stock_lasts() -> None:
-    """001: «Когда колода кончилась, игрок без карт выходит.» — only then: in bout 2 both
+    """001_c746c7bb87124419.txt:
+    «Когда колода кончилась, игрок без карт выходит.» — only then: in bout 2 both
     seats play all their cards while the stock still has some, so both draw six and stay."""
     t = Table("app_podkidnoy", ["9♠ 9♣ 9♥ 9♦ Q♠ Q♣", "10♠ 10♣ 10♥ 10♦ J♠ J♣"], trump="6♦",
               stock="K♥ K♦ A♥ A♦ J♥ J♦ Q♥ Q♦", dealer=1)
@@ -211,7 +218,8 @@ def test_an_empty_hand_is_refilled_while_the_stock_lasts() -> None:
 
 
 def test_players_leave_when_the_deck_is_empty() -> None:
-    """001: «Когда колода кончилась, игрок без карт выходит.» Four seats and 24 cards leave no
+    """001_c746c7bb87124419.txt:
+    «Когда колода кончилась, игрок без карт выходит.» Four seats and 24 cards leave no
     stock; seat 1 runs out in the second bout and every rotation skips him after that."""
     t = Table("app_podkidnoy", ["9♠ 9♣ 9♥ A♠ A♣ A♥", "10♠ 10♣ 10♥ Q♦ K♠ J♣",
                                 "10♦ Q♣ K♣ K♥ J♠ J♥", "Q♠ 9♦ J♦ Q♥ K♦ A♦"], trump="A♦",
@@ -269,7 +277,8 @@ def _empty_the_stock(t: Table) -> None:
 ])
 def test_pogony_for_a_durak_finished_off_with_sixes(winner_final: str, final_bout: list[str],
                                                     pogony: int) -> None:
-    """001: «Погоны (включаются в настройках): если дурака добили шестёркой — на плечо ему
+    """001_c746c7bb87124419.txt:
+    «Погоны (включаются в настройках): если дурака добили шестёркой — на плечо ему
     вешают погон, двумя шестёрками — погоны на оба плеча.» Three sixes still make two: there
     are only two shoulders (the catalogue's pogony_max)."""
     all_cards = {"6♠", "6♣", "6♥", "6♦", "K♠", "K♣", "K♥", "K♦", "A♠", "A♣", "A♥", "A♦"}
@@ -287,7 +296,8 @@ def test_pogony_for_a_durak_finished_off_with_sixes(winner_final: str, final_bou
 
 
 def test_no_pogony_without_the_option() -> None:
-    """001: «Погоны (включаются в настройках)» — off in the default rules."""
+    """001_c746c7bb87124419.txt:
+    «Погоны (включаются в настройках)» — off in the default rules."""
     t = _pogony_table("6♦ 6♥ K♠ K♣ A♥ A♦", "6♠ 6♣ K♥ A♠ A♣ K♦", preset="app_podkidnoy")
     _empty_the_stock(t)
     t.do("1 lead 6♠ 6♣", "0 beat K♠ on 6♠", "1 throw K♥", "1 throw K♦", "0 beat A♥ on K♥",
@@ -297,7 +307,8 @@ def test_no_pogony_without_the_option() -> None:
 
 
 def test_series_durak_deals_and_his_right_neighbour_attacks_him() -> None:
-    """001: «Можно играть серию партий: следующую сдаёт дурак, и первым ходят под него — ходит
+    """001_c746c7bb87124419.txt:
+    «Можно играть серию партий: следующую сдаёт дурак, и первым ходят под него — ходит
     сосед справа от дурака.» The first-bout limit of five holds in every game."""
     rules = get_preset("app_seriya").rules
     rng = random.Random(5)
@@ -343,7 +354,8 @@ def test_series_options_iz_pod_durak() -> None:
 
 
 def test_japanese_diamonds_trump_and_spades_only_by_higher_spades() -> None:
-    """001, «Японский»: «козырь всегда бубны, а пики — особая масть: пику можно побить только
+    """001_c746c7bb87124419.txt, «Японский»:
+    «козырь всегда бубны, а пики — особая масть: пику можно побить только
     старшей пикой, даже козырь её не берёт. Сами пики другие масти не бьют.»"""
     t = Table("app_yaponsky", ["7♠ 7♦ A♠ 8♦ 9♥ 10♥", "6♠ 7♣ 6♦ 9♠ 10♠ J♠"], dealer=0)
     t.do("deal")
@@ -368,7 +380,8 @@ def test_japanese_diamonds_trump_and_spades_only_by_higher_spades() -> None:
 
 
 def test_hidden_trump_turns_when_the_stock_and_the_trump_card_are_gone() -> None:
-    """001, «Потайной козырь»: «После раздачи верхнюю карту кладут поперёк колоды открытой —
+    """001_c746c7bb87124419.txt, «Потайной козырь»:
+    «После раздачи верхнюю карту кладут поперёк колоды открытой —
     это козырь, а ещё одну карту — закрытой под неё. Когда колода и козырь кончились,
     потайная карта открывается и становится новым козырем до конца партии».
     The hidden card stays out of play (hidden_trump_card: out_of_play)."""
@@ -398,7 +411,8 @@ def test_hidden_trump_turns_when_the_stock_and_the_trump_card_are_gone() -> None
 
 
 def test_six_players_36_cards_no_stock_trump_is_the_last_dealt_card() -> None:
-    """001: «Каждому сдают по 6 карт, следующую кладут под колоду лицом вверх» — with six
+    """001_c746c7bb87124419.txt:
+    «Каждому сдают по 6 карт, следующую кладут под колоду лицом вверх» — with six
     players there is no next card. SP2: the last dealt card (the dealer's) shows the trump,
     and its holder keeps it."""
     hands = ["6♠ 7♠ 8♠ 9♠ 10♠ J♠", "6♣ 7♣ 8♣ 9♣ 10♣ J♣", "6♥ 7♥ 8♥ 9♥ 10♥ J♥",
