@@ -93,6 +93,18 @@ def wrap(text: str, width: int) -> list[str]:
     return lines
 
 
+ASCII_FALLBACK = str.maketrans({
+    "─": "-", "│": "|", "▶": ">", "◀": "<", "·": ".", "★": "*", "▼": "v", "…": ".",
+    "—": "-", "–": "-", "×": "x", "«": '"', "»": '"', "↑": "^", "↓": "v", "←": "<", "→": ">",
+    "♠": "S", "♣": "C", "♦": "D", "♥": "H",
+})
+"""Symbols a terminal without suit symbols probably lacks too, each to one ASCII cell."""
+
+
+def asciify(lines: Iterable[Line]) -> list[Line]:
+    return [[(f[0], f[1].translate(ASCII_FALLBACK), *f[2:]) for f in line] for line in lines]
+
+
 def to_formatted(lines: Iterable[Line]) -> StyleAndTextTuples:
     out: StyleAndTextTuples = []
     for i, line in enumerate(lines):

@@ -27,6 +27,7 @@ from p2p_durak.cli.i18n import (
     PLAYER_NAME,
     Look,
     Messages,
+    can_show_russian,
     can_show_suits,
     detect_lang,
 )
@@ -124,7 +125,10 @@ def run(args: argparse.Namespace) -> int:
         print("durak: the game needs a terminal (see `durak --help` for the other commands)",
               file=sys.stderr)
         return 2
-    ascii_only = args.ascii or not can_show_suits(sys.stdout.encoding)
+    encoding = sys.stdout.encoding
+    ascii_only = args.ascii or not can_show_suits(encoding)
+    if lang == "ru" and not can_show_russian(encoding):
+        lang = "en"  # better English than unreadable question marks
     try:
         options = table_options(args, lang)
         if args.bots is not None:

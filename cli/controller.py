@@ -15,7 +15,7 @@ from collections.abc import Awaitable, Callable
 import trio
 
 from p2p_durak.cli.backend import LobbyBackend, LobbyError, TableOptions
-from p2p_durak.cli.canvas import Line, fit, pad_lines, wrap
+from p2p_durak.cli.canvas import Line, asciify, fit, pad_lines, wrap
 from p2p_durak.cli.help_view import render_help
 from p2p_durak.cli.i18n import Look
 from p2p_durak.cli.lobby_ui import BUTTONS, CreateForm, LobbyUi
@@ -255,6 +255,10 @@ class Controller:
     # ---- drawing --------------------------------------------------------------------------
 
     def render(self, width: int, height: int, post: Post | None = None) -> list[Line]:
+        lines = self._render(width, height, post)
+        return asciify(lines) if self.look.ascii_only else lines
+
+    def _render(self, width: int, height: int, post: Post | None) -> list[Line]:
         look = self.look
         if width < MIN_WIDTH or height < MIN_HEIGHT:
             text = look.messages("too_small", need_w=MIN_WIDTH, need_h=MIN_HEIGHT,

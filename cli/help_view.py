@@ -25,7 +25,7 @@ def rules_summary(rules: RuleSet, look: Look) -> str:
 def render_help(preset_id: str, rules: RuleSet | None, players: int | None, look: Look,
                 width: int, height: int, *, lobby: bool = False) -> list[Line]:
     m = look.messages
-    name = preset_name(preset_id, look.lang)
+    name = m("app.title") if lobby else preset_name(preset_id, look.lang)
     lines: list[Line] = [fit([("class:header.title", " " + m("help.title", preset=name))],
                              width, "class:header"), []]
     preset = PRESETS.get(preset_id)

@@ -82,7 +82,7 @@ CATALOGUE: dict[str, tuple[str, str]] = {
     "trump.hidden": ("+ hidden", "+ потайной"),
     "stock": ("stock {n}", "колода {n}"),
     "discard": ("discard {n}", "бито {n}"),
-    "timer.left": ("⏱ {s} s", "⏱ {s} с"),
+    "timer.left": ("time {s} s", "время {s} с"),
     "you": ("you", "вы"),
     "cards_n": ("{n} {cards}", "{n} {cards}"),
     "bot": ("bot", "бот"),
@@ -142,6 +142,7 @@ CATALOGUE: dict[str, tuple[str, str]] = {
     "key.leave": ("Q leave", "Q выйти"),
     "key.play": ("1-9/Enter play", "1-9/Enter ход"),
     "your_turn": ("Your move", "Ваш ход"),
+    "you_may": ("you may play now too", "можно ходить и сейчас"),
     # ---- notices
     "refused": ("Not allowed: {reason}", "Нельзя: {reason}"),
     "no_card": ("There is no card there.", "Там нет карты."),
@@ -297,16 +298,24 @@ def detect_lang(environ: Mapping[str, str] | None = None) -> str:
     return "en"
 
 
-def can_show_suits(encoding: str | None) -> bool:
-    """Whether text in `encoding` can carry the suit symbols."""
+def can_encode(encoding: str | None, text: str) -> bool:
     if not encoding:
         return False
     try:
         codecs.lookup(encoding)
-        "♠♣♦♥".encode(encoding)
+        text.encode(encoding)
     except (LookupError, UnicodeEncodeError):
         return False
     return True
+
+
+def can_show_suits(encoding: str | None) -> bool:
+    """Whether text in `encoding` can carry the suit symbols."""
+    return can_encode(encoding, "♠♣♦♥")
+
+
+def can_show_russian(encoding: str | None) -> bool:
+    return can_encode(encoding, "ЁЖЩЯёжщя")
 
 
 class Look:

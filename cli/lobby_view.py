@@ -39,8 +39,8 @@ def render_lobby(lobby: LobbyUi, look: Look, width: int, height: int,
         style = "class:lobby.row.chosen" if chosen else (
             "class:lobby.row" if table.seats_free else "class:dim")
         on_click = None if post is None else (lambda i=index: post(f"click:row:{i}"))
-        body.append([("class:waiting", " ▶ " if chosen and not look.ascii_only else
-                      (" > " if chosen else "   ")), clickable(style, row, on_click)])
+        body.append([("class:waiting", " ▶ " if chosen else "   "),
+                     clickable(style, row, on_click)])
     status: Line = []
     if lobby.discovery is not None:
         status = [("class:dim", " " + lobby.discovery.text(look.lang))]
@@ -76,7 +76,7 @@ def render_create(form: CreateForm, base: TableOptions, look: Look, width: int,
                   height: int) -> list[Line]:
     m = look.messages
     body: list[Line] = []
-    arrows = ("◀ ", " ▶") if not look.ascii_only else ("< ", " >")
+    arrows = ("◀ ", " ▶")
     for index, name in enumerate(FIELDS):
         focused = index == form.focus
         style = "class:form.focus" if focused else "class:form"
@@ -87,8 +87,7 @@ def render_create(form: CreateForm, base: TableOptions, look: Look, width: int,
             continue
         label = m("create.bots" if name == "bots" else f"create.{name}")
         value = _value(form, name, look)
-        body.append([("class:waiting", " ▶ " if focused and not look.ascii_only else
-                      (" > " if focused else "   ")),
+        body.append([("class:waiting", " ▶ " if focused else "   "),
                      ("class:form.label", f"{label:<24}"),
                      (style, f"{arrows[0]}{value}{arrows[1]}" if focused else f"  {value}")])
         if name == "preset":

@@ -85,8 +85,14 @@ class TableUi:
         return [i for i, cover in enumerate(state.covers) if cover == UNKNOWN]
 
     def my_turn(self) -> bool:
+        """This seat may act now (perhaps alongside others, as a thrower while a bot defends)."""
         snap = self.snapshot
         return bool(snap and snap.legal and snap.activity != "over")
+
+    def waited_for(self) -> bool:
+        """The table waits for this seat: it is first in `waiting_for`."""
+        snap = self.snapshot
+        return self.my_turn() and snap is not None and snap.waiting_for[:1] == (snap.my_seat,)
 
     # ---- following the table --------------------------------------------------------------
 

@@ -144,8 +144,7 @@ def _players(snap: TableSnapshot, look: Look, width: int) -> list[Line]:
     for seat in order:
         info = snap.seats[seat]
         mine = seat == snap.my_seat
-        marker = ("▶ " if not look.ascii_only else "> ") if seat == first else (
-            "· " if seat in snap.waiting_for else "  ")
+        marker = "▶ " if seat == first else ("· " if seat in snap.waiting_for else "  ")
         name = info.name + (f" ({m('you')})" if mine else "")
         if info.is_bot:
             level = m(f"level.{info.bot_level}") if info.bot_level else ""
@@ -156,8 +155,7 @@ def _players(snap: TableSnapshot, look: Look, width: int) -> list[Line]:
         duraks = snap.duraks[seat] if seat < len(snap.duraks) else 0
         style = "class:player.me" if mine else "class:player"
         line: Line = [("class:waiting", marker),
-                      ("class:team", "★ " if team and not look.ascii_only else
-                       ("* " if team else "")),
+                      ("class:team", "★ " if team else ""),
                       (style, _cell(name, 24 - (2 if team else 0))),
                       ("class:player.count", _cell(m("cards_n", n=state.hand_size(seat)), 9)),
                       (role_style, _cell(role, 13)),
@@ -185,8 +183,7 @@ def _table(ui: TableUi, cards: CardText, look: Look, post: Post | None) -> list[
     covers: Line = [("", " " * 7)]
     for index, attack in enumerate(state.table):
         chosen = index == ui.target and state.phase == BOUT and ui.me == state.defender
-        marks.append(("class:target.marker", (" v   " if look.ascii_only else "  ▼  ")
-                      if chosen else " " * CELL))
+        marks.append(("class:target.marker", "  ▼  " if chosen else " " * CELL))
         style = f"class:card {cards.style(attack)}" + (" class:card.target" if chosen else "")
         on_click = None if post is None else (lambda i=index: post(f"click:target:{i}"))
         attacks.append(clickable(style, f" {cards(attack):>3} ", on_click))
@@ -194,7 +191,7 @@ def _table(ui: TableUi, cards: CardText, look: Look, post: Post | None) -> list[
         if cover >= 0:
             covers.append((f"class:card {cards.style(cover)}", f" {cards(cover):>3} "))
         else:
-            covers.append(("class:dim", "  ·  " if not look.ascii_only else "  .  "))
+            covers.append(("class:dim", "  ·  "))
         for line in (marks, attacks, covers):
             line.append(("", " " * GAP))
     return [marks, attacks, covers]
@@ -240,8 +237,10 @@ def _hand(ui: TableUi, cards: CardText, look: Look, width: int,
     my_turn = ui.my_turn()
     over = snap.activity == "over"
     title: Line = [("class:label", f" {m('hand')}: {m('cards_n', n=len(hand))}")]
-    if my_turn and not over:
+    if ui.waited_for():
         title.append(("class:your-turn", "  " + m("your_turn")))
+    elif my_turn:
+        title.append(("class:activity", "  " + m("you_may")))
     lines: list[Line] = [title]
     for start in range(0, max(1, len(hand)), per_row):
         labels: Line = [("", " ")]

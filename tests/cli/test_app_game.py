@@ -68,7 +68,7 @@ async def test_a_game_in_russian_and_ascii() -> None:
             assert not any(symbol in screen for symbol in "♠♣♦♥")
             await ui.press("q")  # over: Q goes back to the lobby at once
             await ui.until(lambda: ui.controller.screen == "lobby")
-            assert "Дурак — столы в сети" in ui.screen()
+            assert "Дурак - столы в сети" in ui.screen()  # ASCII dashes too
 
 
 @guest
@@ -97,3 +97,24 @@ async def test_a_refused_key_shows_the_reason_and_changes_nothing() -> None:
             session = ui.controller.session
             assert session is not None
             assert session.snapshots.statistics().current_buffer_used == 0
+
+
+@guest
+async def test_a_click_on_a_playable_card_plays_it() -> None:
+    with trio.fail_after(60):
+        async with running_ui(autostart=True) as ui:
+            await ui.until(lambda: ui.settled() and ui.controller.table.waited_for()
+                           and bool(ui.controller.table.playable()))
+            await ui.rendered()
+            screen = ui.screen(80, 40)  # the size of prompt-toolkit's dummy output
+            row = next(i for i, line in enumerate(screen.split("\n"))
+                       if "[" in line and line.startswith(" ") and "]" in line)
+            column = screen.split("\n")[row].index("[") + 1
+            before = ui.controller.table.snapshot
+            assert before is not None
+            ui.pipe.send_text(f"\x1b[<0;{column + 1};{row + 1}M\x1b[<0;{column + 1};{row + 1}m")
+            await ui.until(lambda: ui.settled() and ui.controller.table.snapshot is not before)
+            after = ui.controller.table.snapshot
+            assert after is not None
+            assert len(after.log) > len(before.log)
+            assert ui.controller.table.notice is None

@@ -37,6 +37,7 @@ class Ui:
     pipe: PipeInput
     exited: trio.Event
     _changed: trio.Event
+    renders: int = 0
 
     def screen(self, width: int = 80, height: int = 24) -> str:
         return plain(self.controller.render(width, height))
@@ -55,6 +56,12 @@ class Ui:
         target = self.controller.intents_handled + len(keys)
         self.pipe.send_text(keys)
         await self.until(lambda: self.controller.intents_handled >= target)
+
+    async def rendered(self) -> None:
+        """Wait until the app has drawn the current state (its mouse map is current)."""
+        target = self.renders + 1
+        self.app.invalidate()
+        await self.until(lambda: self.renders >= target)
 
     def settled(self) -> bool:
         """Nothing on its way: no action pending, no snapshot unread."""
@@ -89,6 +96,17 @@ async def running_ui(look: Look | None = None, base: TableOptions | None = None,
                 ui.bump()
 
             controller.invalidate = invalidate
+
+            token = trio.lowlevel.current_trio_token()
+
+            def rendered() -> None:
+                ui.renders += 1
+                ui.bump()
+
+            def after_render(_: object) -> None:  # on the asyncio side: wake trio properly
+                token.run_sync_soon(rendered)
+
+            app.after_render += after_render
 
             async def run() -> None:
                 await run_ui(app, controller, sink)
