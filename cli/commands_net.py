@@ -47,6 +47,16 @@ def register(subparsers: Any) -> None:
     _common(join)
     join.set_defaults(handler=run_join)
 
+    resume = subparsers.add_parser(
+        "resume", help="rejoin the unfinished games of this data folder (after a crash)",
+        description="Rejoin every game this installation (and the bots it hosted) left "
+                    "unfinished, on the same ports with the same identities, and play on.")
+    resume.add_argument("--level", choices=LEVELS, default="easy")
+    resume.add_argument("--home", type=Path, help="data folder (default: the user's)")
+    resume.add_argument("--lang", choices=("en", "ru"), default="en")
+    resume.add_argument("--json", action="store_true")
+    resume.set_defaults(handler=run_resume)
+
     tables = subparsers.add_parser("tables", help="list tables found over mDNS")
     tables.add_argument("--seconds", type=float, default=3.0, help="how long to listen")
     tables.add_argument("--interface", action="append", help="IPv4 address of an interface")
@@ -136,6 +146,16 @@ def run_join(args: argparse.Namespace) -> int:
     except TimeoutError:
         print("durak join: no table found", file=sys.stderr)
         return 3
+    return _finish(args, seats)
+
+
+def run_resume(args: argparse.Namespace) -> int:
+    from p2p_durak.node.headless import resume_and_play
+
+    seats = trio.run(lambda: resume_and_play(_home(args), level=args.level, lang=args.lang))
+    if not seats:
+        print("durak resume: no unfinished game here", file=sys.stderr)
+        return 1
     return _finish(args, seats)
 
 

@@ -106,7 +106,8 @@ def make_node(home: Path, name: str, *, bind: str, port: int, advertise: str | N
     identity = load_or_create(home, identity_name)
     host = advertise or (bind if bind != "0.0.0.0" else host_ipv4_addresses()[0])
     node = Node(identity, name, home, listener or TcpListener(bind, port),
-                dialer or TcpDialer(), advertised_host=host)
+                dialer or TcpDialer(), advertised_host=host, identity_name=identity_name,
+                bind=bind)
     if rng is not None:
         node.rng = rng
     return node
@@ -305,3 +306,26 @@ def rules_for(preset_id: str, options: dict[str, object]) -> RuleSet:
 def seeded(seed: int | None) -> Callable[[int], bytes] | None:
     """Deterministic peer randomness, for reproducible test runs only."""
     return None if seed is None else random.Random(seed).randbytes
+
+
+async def resume_and_play(home: Path, *, level: str = "easy", lang: str = "en",
+                          out: TextIO = sys.stdout) -> list[Seat]:
+    """Rejoin every unfinished game this data folder holds (after a crash), each seat on its
+    old port with its old identity, and play them to the end."""
+    from p2p_durak.node.store import unfinished_games
+
+    found = unfinished_games(home)
+    seats = []
+    async with trio.open_nursery() as nursery:
+        for item in found:
+            node = make_node(home, item.player_name, bind=item.bind, port=item.port,
+                             advertise=item.advertise, identity_name=item.identity_name)
+            await nursery.start(node.serve)
+            seats.append(Seat(node, level))
+            print(f"[{item.player_name}] rejoining game {item.start.game_id.hex()[:8]}",
+                  file=out, flush=True)
+        async with trio.open_nursery() as games:
+            for seat, item in zip(seats, found, strict=True):
+                games.start_soon(_play_join, seat, item.start, lang, out, None)
+        nursery.cancel_scope.cancel()
+    return seats

@@ -47,6 +47,8 @@ class Node:
     dialer: Dialer
     advertised_host: str = "127.0.0.1"
     discovery: Discovery | None = None
+    identity_name: str = "node"  # which key of the identity store (journaled, to rejoin)
+    bind: str = "0.0.0.0"
     rng: Callable[[int], bytes] = field(default=os.urandom)
 
     def __post_init__(self) -> None:
@@ -136,6 +138,9 @@ class Node:
         self.mesh = Mesh(self.identity, parties, self.dialer)
         party = start.party_of(self.identity.peer_id)
         journal = GameJournal(game_dir(self.home, start.game_id), party)
+        assert self.endpoint is not None, "serve() first"
+        journal.record_start(start, self.identity_name, self.name, self.bind,
+                             self.endpoint.host, self.endpoint.port)
         self.runner = GameRunner(self.identity, start, self.mesh, player, journal, rng=self.rng)
         try:
             async with trio.open_nursery() as nursery:

@@ -3,6 +3,9 @@
 One append-only journal per game (see `journal.py`: every record fsynced, a torn tail detected
 and dropped). Records, each a canonical msgpack array:
 
+    ["start", start, players, rules, table name, identity name, bind, advertised host, port]
+                                    how to rejoin: the genesis, the peers, who we are, where we
+                                    listen
     ["seed", bytes]                 the seed of this party's per-game secret, before any message
     ["made", deck message, coin]    a deck message this party made, before it is sent
     ["signed", entry envelope]      an entry this party signed as sequencer, before it is sent
@@ -17,13 +20,32 @@ one) and its deck party from the seed and the made messages.
 from __future__ import annotations
 
 import os
+from dataclasses import dataclass
 from pathlib import Path
 
+from p2p_durak.engine import RuleSet
 from p2p_durak.node.journal import Journal, atomic_write
+from p2p_durak.node.lobby import GameStart
 from p2p_durak.node.paths import ensure_private_dir
 from p2p_durak.protocol import codec
+from p2p_durak.protocol.envelope import decode_envelope
+from p2p_durak.protocol.identity import PeerId
 from p2p_durak.protocol.mental.messages import Message as DeckMessage
+from p2p_durak.protocol.messages import PlayerInfo
 from p2p_durak.protocol.transcript import Transcript
+
+
+@dataclass(frozen=True, slots=True)
+class Resumable:
+    """An unfinished game a restarted process can rejoin."""
+
+    start: GameStart
+    identity_name: str
+    player_name: str
+    bind: str
+    advertise: str
+    port: int
+    journal_path: Path
 
 
 class GameJournal:
@@ -39,6 +61,30 @@ class GameJournal:
 
     def _of(self, kind: str) -> list[tuple[object, ...]]:
         return [r for r in self._records if isinstance(r, tuple) and r and r[0] == kind]
+
+    def record_start(self, start: GameStart, identity_name: str, player_name: str, bind: str,
+                     advertise: str, port: int) -> None:
+        if self._of("start"):
+            return
+        players = [(p.identity.key, p.name, p.endpoint) for p in start.players]
+        self._append("start", start.start.encode(), players, start.rules.canonical(),
+                     start.table_name, identity_name, player_name, bind, advertise, port)
+
+    def resumable(self) -> Resumable | None:
+        found = self._of("start")
+        if not found or self.is_finished or self._of("halted"):
+            return None
+        (_, start_bytes, players, rules, table, ident, player, bind, host, port) = found[0]
+        assert isinstance(start_bytes, bytes)
+        assert isinstance(players, tuple)
+        assert isinstance(rules, bytes)
+        envelope = decode_envelope(start_bytes)
+        infos = tuple(PlayerInfo(PeerId(bytes(k)), str(n), str(e))
+                      for k, n, e in players)
+        game = GameStart(envelope.game, envelope, infos, RuleSet.from_canonical(rules),
+                         str(table))
+        return Resumable(game, str(ident), str(player), str(bind), str(host),
+                         int(port), self.path)  # type: ignore[call-overload]
 
     @property
     def resumed(self) -> bool:
@@ -113,3 +159,18 @@ class GameJournal:
 
     def close(self) -> None:
         self._journal.close()
+
+
+def unfinished_games(home: Path) -> list[Resumable]:
+    """Every game in the data folder that this installation's peers have not finished."""
+    out = []
+    for path in sorted((home / "games").glob("*/party-*.journal")):
+        party = int(path.stem.split("-")[1])
+        journal = GameJournal(path.parent, party)
+        try:
+            found = journal.resumable()
+        finally:
+            journal.close()
+        if found is not None:
+            out.append(found)
+    return out
