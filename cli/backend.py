@@ -61,6 +61,7 @@ class TableOptions:
 
     preset_id: str = DEFAULT_PRESET
     players: int = 3
+    deck_size: int | None = None
     transfer: bool | None = None
     throw_in_by: str | None = None  # all_non_defenders | neighbours_of_defender
     teams: bool | None = None
@@ -68,6 +69,7 @@ class TableOptions:
     timer: float | None = None  # seconds per turn
     timer_policy: str = "bot"  # bot | lose
     bot_level: str = "medium"
+    network_bots: int = 0  # seats the creator's process fills with bots at a networked table
     seed: int | None = None
     table_name: str = ""
     player_name: str = "You"
@@ -89,6 +91,8 @@ class TableOptions:
                                max_players=self.players)
             else:
                 changes.update(SOLO_KNOBS, min_players=2, max_players=6)
+        if self.deck_size is not None:
+            changes["deck_size"] = self.deck_size
         if self.transfer is not None:
             changes["transfer"] = self.transfer
             if not self.transfer:

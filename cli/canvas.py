@@ -76,8 +76,9 @@ def columns(left: Sequence[Line], left_width: int, right: Sequence[Line], right_
     return lines
 
 
-def wrap(text: str, width: int) -> list[str]:
-    """Words wrapped to `width` cells (a word longer than a line is cut)."""
+def wrap(text: str, width: int, max_lines: int | None = None) -> list[str]:
+    """Words wrapped to `width` cells (a word longer than a line is cut); with `max_lines`,
+    an ellipsis ends the last line kept when the text is longer."""
     lines: list[str] = []
     for paragraph in text.split("\n"):
         current = ""
@@ -90,6 +91,10 @@ def wrap(text: str, width: int) -> list[str]:
                     lines.append(current)
                 current = clip_text(word, width)
         lines.append(current)
+    if max_lines is not None and len(lines) > max_lines:
+        lines = lines[:max_lines]
+        last = lines[-1]
+        lines[-1] = clip_text(last + "  ", width) if get_cwidth(last) >= width else last + "…"
     return lines
 
 

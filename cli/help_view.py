@@ -32,13 +32,13 @@ def render_help(preset_id: str, rules: RuleSet | None, players: int | None, look
     if not lobby:
         lines.append([("class:label", " " + m("help.rules"))])
         if preset is not None:
-            for text in wrap(preset.description(look.lang), width - 4)[:5]:
+            for text in wrap(preset.description(look.lang), width - 4, 5):
                 lines.append([("", "  " + text)])
         if rules is not None:
             deck = rules.deck()
             lines.append([("", "  " + m("help.deck", size=deck.n_cards, hand=rules.hand_size,
                                           players=players or "?"))])
-            for text in wrap(rules_summary(rules, look), width - 4)[:2]:
+            for text in wrap(rules_summary(rules, look), width - 4, 2):
                 lines.append([("class:dim", "  " + text)])
         lines.append([])
     lines.append([("class:label", " " + m("help.keys"))])

@@ -42,8 +42,9 @@ class LobbyUi:
             self.cursor = (self.cursor + step) % len(self.tables)
 
 
-FIELDS = ("preset", "players", "transfer", "throw_in_by", "teams", "pogony", "timer",
-          "timer_policy", "bots", "practice", "network")
+FIELDS = ("preset", "players", "deck", "transfer", "throw_in_by", "teams", "pogony", "timer",
+          "timer_policy", "bots", "network_bots", "practice", "network")
+DECKS = (36, 52, 32, 24)
 BUTTONS = ("practice", "network")
 
 
@@ -54,6 +55,7 @@ class CreateForm:
     presets: list[Preset] = field(default_factory=working_presets)
     preset_index: int = 0
     players: int = 3
+    deck_size: int = 36
     transfer: bool = False
     throw_in_by: str = "all_non_defenders"
     teams: bool = False
@@ -61,6 +63,7 @@ class CreateForm:
     timer_index: int = 0
     timer_policy: str = "bot"
     bot_level: str = "medium"
+    network_bots: int = 0
     focus: int = 0
     notice: Notice | None = None
 
@@ -84,6 +87,7 @@ class CreateForm:
     def load_preset(self) -> None:
         """Take the options from the preset's own rules."""
         rules = self.preset.rules
+        self.deck_size = rules.deck_size
         self.transfer = rules.transfer
         self.throw_in_by = rules.throw_in_by
         self.teams = rules.teams != "none"
@@ -104,6 +108,9 @@ class CreateForm:
             self.load_preset()
         elif name == "players":
             self.players = min(6, max(2, self.players + step))
+        elif name == "deck":
+            at = DECKS.index(self.deck_size) if self.deck_size in DECKS else 0
+            self.deck_size = DECKS[(at + step) % len(DECKS)]
         elif name == "transfer":
             self.transfer = not self.transfer
         elif name == "throw_in_by":
@@ -127,10 +134,14 @@ class CreateForm:
         elif name == "bots":
             self.bot_level = BOT_LEVELS[
                 (BOT_LEVELS.index(self.bot_level) + step) % len(BOT_LEVELS)]
+        elif name == "network_bots":
+            self.network_bots = (self.network_bots + step) % self.players
+        self.network_bots = min(self.network_bots, self.players - 1)
 
     def options(self, base: TableOptions) -> TableOptions:
         """The form's choices over `base` (names, seed, delays); raises `RuleError`."""
         options = replace(base, preset_id=self.preset.id, players=self.players,
+                          deck_size=self.deck_size, network_bots=self.network_bots,
                           transfer=self.transfer, throw_in_by=self.throw_in_by,
                           teams=self.teams, pogony=self.pogony,
                           timer=TIMERS[self.timer_index], timer_policy=self.timer_policy,

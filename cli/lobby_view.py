@@ -60,6 +60,10 @@ def _value(form: CreateForm, name: str, look: Look) -> str:
         return form.preset.name(look.lang)
     if name == "players":
         return str(form.players)
+    if name == "deck":
+        return m("create.deck_cards", n=form.deck_size)
+    if name == "network_bots":
+        return str(form.network_bots)
     if name in ("transfer", "teams", "pogony"):
         return m("on") if getattr(form, name) else m("off")
     if name == "throw_in_by":
@@ -91,7 +95,7 @@ def render_create(form: CreateForm, base: TableOptions, look: Look, width: int,
                      ("class:form.label", f"{label:<24}"),
                      (style, f"{arrows[0]}{value}{arrows[1]}" if focused else f"  {value}")])
         if name == "preset":
-            for text in wrap(form.preset.description(look.lang), width - 8)[:4]:
+            for text in wrap(form.preset.description(look.lang), width - 8, 3):
                 body.append([("class:dim", "      " + text)])
     pending = len(PRESETS) - len(form.presets)
     if pending:

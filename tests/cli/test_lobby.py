@@ -98,6 +98,8 @@ async def test_the_new_table_form_starts_a_practice_game_with_its_options() -> N
         assert "The product default" not in screen
         screen = await keys("left", "down", "right")  # four players
         assert "Players                   4" in screen or "◀ 4 ▶" in screen
+        screen = await keys("down", "right")  # a deck of 52
+        assert "◀ 52 cards ▶" in screen
         screen = await keys("down", "right")  # transfer on
         assert "◀ on ▶" in screen
         await keys("down", "down", "down", "down", "right")  # a 15 s timer
@@ -107,6 +109,9 @@ async def test_the_new_table_form_starts_a_practice_game_with_its_options() -> N
         assert snap is not None
         assert len(snap.seats) == 4
         assert snap.rules.transfer
+        assert snap.rules.deck_size == 52
+        assert snap.state is not None
+        assert snap.state.game.n_cards == 52
         assert "Tester" in screen
         nursery.cancel_scope.cancel()
 
@@ -116,9 +121,9 @@ async def test_the_form_refuses_rules_that_cannot_be_played() -> None:
         controller = Controller(LocalLobbyBackend(nursery), Look("en", False), base())
         keys = await start(nursery, controller)
         await keys("c", "down", "right", "right", "right")  # six players …
-        screen = await keys("down", "down", "down", "right")  # … in teams: 3v3
+        screen = await keys("down", "down", "down", "down", "right")  # … in teams: 3v3
         assert "◀ on ▶" in screen
-        await keys("up", "up", "up", "left")  # five players in teams
+        await keys("up", "up", "up", "up", "left")  # five players in teams
         screen = await keys("enter")
         assert "teams need 4 or 6 players" in screen or "cannot be played" in screen
         assert controller.screen == "create"
