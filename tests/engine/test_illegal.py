@@ -23,9 +23,11 @@ from p2p_durak.engine import (
     decode_action,
     encode_action,
     is_over,
+    learn,
     legal_actions,
     make_game,
     new_game,
+    next_game,
     state_hash,
     step,
     to_act,
@@ -80,6 +82,25 @@ def test_a_malformed_object_is_refused_not_crashed_on() -> None:
             apply(t.state, junk)  # type: ignore[arg-type]
         assert caught.value.reason is Reason.BAD_ACTION
         assert state_hash(t.state) == before
+
+
+def test_a_partial_view_learns_only_cards_it_can_hold() -> None:
+    t = Table("app_podkidnoy", ["6♠ 7♠ 8♠ 9♠ 10♠ J♠", "Q♠ K♠ A♠ Q♥ K♥ 7♦"], trump="6♦")
+    view = apply(new_game(t.game, None), A.deal())[0]
+    view = apply(view, A.reveal(t.c("6♦")))[0]
+    mine = learn(view, 0, t.cs("6♠ 7♠ 8♠"))
+    assert mine.hand_size(0) == 6
+    assert learn(mine, 0, t.cs("6♠")) == mine  # already known: nothing changes
+    for seat, cards in [(0, "6♦"), (1, "6♠"), (0, "9♠ 10♠ J♠ Q♠")]:
+        with pytest.raises(IllegalAction) as caught:
+            learn(mine, seat, t.cs(cards))
+        assert caught.value.reason is Reason.NOT_IN_HAND
+
+
+def test_next_game_needs_a_finished_game() -> None:
+    t = Table("app_seriya", ["6♠ 7♠ 8♠ 9♠ 10♠ J♠", "Q♠ K♠ A♠ Q♥ K♥ 7♦"], trump="6♦")
+    with pytest.raises(ValueError, match="not over"):
+        next_game(t.state)
 
 
 def test_wire_form_round_trips_and_decoding_is_strict() -> None:

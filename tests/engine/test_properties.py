@@ -34,6 +34,7 @@ from p2p_durak.engine import (
     new_game,
     private_view,
     public_view,
+    sequencer,
     state_hash,
     step,
     to_act,
@@ -174,6 +175,18 @@ class Lockstep:
                     assert _refused_unchanged(view, action).reason is error.reason
 
 
+def _check_sequencer(state: State, actors: list[int]) -> None:
+    """The seat that orders the next log entry: the defender while a bout is open (the one
+    seat in every race), the seat whose turn it is, or the dealer for chance."""
+    seat = sequencer(state)
+    if actors == [CHANCE]:
+        assert seat == state.game.dealer
+    elif state.phase == Phase.BOUT:
+        assert seat == state.defender
+    else:
+        assert actors == [seat]
+
+
 def _play_random_game(game: Game, order: list[int], rng: random.Random) -> Lockstep:
     run = Lockstep(game, order)
     bot = RandomBot(rng)
@@ -181,6 +194,7 @@ def _play_random_game(game: Game, order: list[int], rng: random.Random) -> Locks
         assert len(run.log) < MAX_ACTIONS, "the game does not end"
         actors = sorted(to_act(run.full))
         assert actors, "nobody may act in an open game"
+        _check_sequencer(run.full, actors)
         if actors == [CHANCE]:
             action = chance_outcome(run.full)
             if action is None:
