@@ -308,6 +308,10 @@ class OrderingLog(Generic[S]):
         return self._head.hash
 
     @property
+    def genesis(self) -> Genesis:
+        return self._g
+
+    @property
     def counters(self) -> tuple[int, ...]:
         """Per seat, the counter of its last intent in the committed log (0: none yet)."""
         return self._head.counters
