@@ -261,6 +261,18 @@ class LocalSession:
 
     async def _bot_turn(self, seat: int, changed: trio.Event) -> None:
         bot = self._bots[seat]
+        if bot.level == "hard":
+            # A searching bot thinks for a while on a thread; the wait comes first, so the
+            # human may still act, and the table holds still while it thinks.
+            with trio.move_on_after(self.setup.bot_delay):
+                await changed.wait()
+                return
+            async with self._lock:
+                if changed.is_set():
+                    return
+                self._commit(await self._decide(bot))
+                self._publish()
+            return
         action = bot.choose()
         delay = self.setup.bot_delay / (3 if action.kind == PASS else 1)
         with trio.move_on_after(delay):
@@ -271,6 +283,14 @@ class LocalSession:
                 return
             self._commit(action)
             self._publish()
+
+    @staticmethod
+    async def _decide(bot: Bot) -> Action:
+        """The bot's move; a searching bot thinks on a thread so the UI stays responsive
+        (callers hold the lock, so nothing feeds the bot meanwhile)."""
+        if bot.level == "hard":
+            return await trio.to_thread.run_sync(bot.choose)
+        return bot.choose()
 
     async def _human_turn(self, changed: trio.Event) -> None:
         timer = self.setup.timer
@@ -292,7 +312,7 @@ class LocalSession:
                 return
             if self.setup.timer_policy == "bot":
                 self._notice = NOTICE_TIMEOUT_BOT
-                self._commit(self._stand_in.choose())
+                self._commit(await self._decide(self._stand_in))
             else:
                 self._notice = NOTICE_TIMEOUT_LOSE
                 self._timeout_loser = self.me
