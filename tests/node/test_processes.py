@@ -1,0 +1,99 @@
+"""Real processes on 127.0.0.1 over TCP: a host with a bot, a joiner in another process; then
+the same with the joiner killed (SIGKILL) mid-game and restarted from its journal."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+pytestmark = [pytest.mark.subprocess, pytest.mark.slow]
+
+DURAK = [sys.executable, "-m", "p2p_durak.cli.main"]
+DEADLINE = 120.0
+
+
+def _port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def _start(args: list[str], log: Path) -> subprocess.Popen[bytes]:
+    with log.open("wb") as out:  # the child keeps its own descriptor
+        return subprocess.Popen([*DURAK, *args], stdout=out, stderr=subprocess.STDOUT,
+                                env={**os.environ, "PYTHONUNBUFFERED": "1"})
+
+
+def _wait_for(path: Path, text: str, count: int = 1) -> None:
+    end = time.monotonic() + DEADLINE
+    while time.monotonic() < end:
+        if path.exists() and path.read_text(encoding="utf-8").count(text) >= count:
+            return
+        time.sleep(0.05)  # polling a real process's output; bounded by DEADLINE
+    raise AssertionError(f"{path.name} never said {text!r}: {path.read_text()[-2000:]}")
+
+
+def _summary(path: Path) -> dict[str, object]:
+    last = path.read_text(encoding="utf-8").strip().splitlines()[-1]
+    return json.loads(last)  # type: ignore[no-any-return]
+
+
+def _finish(proc: subprocess.Popen[bytes]) -> int:
+    try:
+        return proc.wait(timeout=DEADLINE)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+
+
+def _host(tmp_path: Path, port: int) -> subprocess.Popen[bytes]:
+    return _start(["host", "--no-mdns", "--bind", "127.0.0.1", "--port", str(port), "--seats",
+                   "3", "--bots", "easy", "--home", str(tmp_path / "a"), "--player", "Anna",
+                   "--json"], tmp_path / "host.out")
+
+
+def test_a_game_between_processes(tmp_path: Path) -> None:
+    port = _port()
+    host = _host(tmp_path, port)
+    _wait_for(tmp_path / "host.out", "table «")
+    joiner = _start(["join", f"127.0.0.1:{port}", "--bind", "127.0.0.1", "--home",
+                     str(tmp_path / "b"), "--player", "Boris", "--json"], tmp_path / "join.out")
+    assert _finish(joiner) == 0
+    assert _finish(host) == 0
+    mine, theirs = _summary(tmp_path / "join.out"), _summary(tmp_path / "host.out")
+    assert mine["finished"] is True
+    assert mine["audit_clean"] is True
+    assert (mine["durak"], mine["draw"]) == (theirs["durak"], theirs["draw"])
+    transcript = next((tmp_path / "b" / "games").glob("*/transcript.durak"))
+    audit = subprocess.run([*DURAK, "audit", str(transcript)], capture_output=True, text=True,
+                           timeout=DEADLINE, check=False)
+    assert audit.returncode == 0, audit.stdout + audit.stderr
+    assert "every signature, hash link and move verified" in audit.stdout
+
+
+def test_a_killed_player_rejoins_and_the_game_goes_on(tmp_path: Path) -> None:
+    port = _port()
+    host = _host(tmp_path, port)
+    _wait_for(tmp_path / "host.out", "table «")
+    joiner = _start(["join", f"127.0.0.1:{port}", "--bind", "127.0.0.1", "--home",
+                     str(tmp_path / "b"), "--player", "Boris"], tmp_path / "join.out")
+    _wait_for(tmp_path / "join.out", "beaten:", 2)
+    joiner.send_signal(signal.SIGKILL)
+    joiner.wait(timeout=DEADLINE)
+    resumed = _start(["resume", "--home", str(tmp_path / "b"), "--json"],
+                     tmp_path / "resume.out")
+    assert _finish(resumed) == 0
+    assert _finish(host) == 0
+    mine, theirs = _summary(tmp_path / "resume.out"), _summary(tmp_path / "host.out")
+    assert mine["finished"] is True
+    assert mine["audit_clean"] is True
+    assert mine["durak"] == theirs["durak"]
+    assert "rejoining game" in (tmp_path / "resume.out").read_text(encoding="utf-8")
