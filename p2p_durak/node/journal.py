@@ -283,9 +283,12 @@ class Journal:
         """Bytes in the file, magic included."""
         return self._end
 
-    def append(self, record: bytes) -> None:
+    def append(self, record: bytes, *, sync: bool = True) -> None:
         """Add one record and make it durable before returning.
 
+        With ``sync=False`` the record is written (it survives the process being killed: it is
+        in the kernel's page cache) but made durable against a power cut only by the next
+        synced append or `sync()` — for records that can be recovered otherwise, on hot paths.
         If the write or the sync fails the journal refuses further appends (the file's state
         is then unknown until it is reopened, which repairs a torn tail).
         """
@@ -294,12 +297,23 @@ class Journal:
             self._check_writable()
             try:
                 _pwrite_all(self._fd, blob, self._end)
-                _sync(self._fd)
+                if sync:
+                    _sync(self._fd)
             except OSError as exc:
                 self._failed = exc
                 raise JournalError(f"{self._path}: append failed: {exc}") from exc
             self._end += len(blob)
             self._count += 1
+
+    def sync(self) -> None:
+        """Make every record written so far durable."""
+        with self._lock:
+            self._check_writable()
+            try:
+                _sync(self._fd)
+            except OSError as exc:
+                self._failed = exc
+                raise JournalError(f"{self._path}: sync failed: {exc}") from exc
 
     def records(self) -> Iterator[bytes]:
         """The records in order, read back from disk (checksums verified again)."""

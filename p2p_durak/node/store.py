@@ -55,9 +55,12 @@ class GameJournal:
         self._journal = Journal.open(self.path)
         self._records: list[object] = [codec.decode(r) for r in self._journal.records()]
 
-    def _append(self, *record: object) -> None:
-        self._journal.append(codec.encode(record))
+    def _append(self, *record: object, sync: bool = True) -> None:
+        self._journal.append(codec.encode(record), sync=sync)
         self._records.append(record)
+
+    def sync(self) -> None:
+        self._journal.sync()
 
     def _of(self, kind: str) -> list[tuple[object, ...]]:
         return [r for r in self._records if isinstance(r, tuple) and r and r[0] == kind]
@@ -117,7 +120,9 @@ class GameJournal:
 
 
     def signed(self, entry: bytes) -> None:
-        self._append("signed", entry)
+        # Written before it is sent, so a killed process never signs another entry for the
+        # same position; synced with the next commit batch (see GameRunner).
+        self._append("signed", entry, sync=False)
 
     def signed_entry(self) -> bytes | None:
         signed = self._of("signed")
@@ -128,7 +133,9 @@ class GameJournal:
         return data
 
     def commit(self, entry: bytes, acks: tuple[bytes, ...]) -> None:
-        self._append("commit", entry, list(acks))
+        # Every peer holds the committed log too (catch-up refetches what a power cut lost);
+        # the runner syncs commits in the background instead of on every entry.
+        self._append("commit", entry, list(acks), sync=False)
 
     def transcript(self, start: bytes) -> Transcript | None:
         commits = self._of("commit")
