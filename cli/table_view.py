@@ -18,7 +18,15 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from p2p_durak.cli.canvas import Line, clickable, columns, fit, pad_lines, text_width
+from p2p_durak.cli.canvas import (
+    Line,
+    clickable,
+    clip_text,
+    columns,
+    fit,
+    pad_lines,
+    text_width,
+)
 from p2p_durak.cli.cardtext import CardText, suit_symbol
 from p2p_durak.cli.end_view import render_end_panel
 from p2p_durak.cli.event_text import EventText
@@ -34,7 +42,7 @@ from p2p_durak.node.api import TableSnapshot
 Post = Callable[[str], None]
 
 MIN_WIDTH, MIN_HEIGHT = 80, 24
-LOG_WIDTH = 26
+LOG_WIDTH = 23
 CELL = 5  # a card: marker, up to three characters, marker
 GAP = 1
 BOTTOM_LINES = 3  # prompt, notice, keys
@@ -67,7 +75,7 @@ def render_table_screen(ui: TableUi, look: Look, width: int, height: int,
     events = EventText(m, cards, snap.seats, snap.my_seat)
     hand_lines = _hand(ui, cards, look, width, post)
     middle = height - 2 - 1 - len(hand_lines) - BOTTOM_LINES
-    log_width = max(LOG_WIDTH, width - 54)
+    log_width = max(LOG_WIDTH, width - 57)
     left_width = width - log_width - 1
     if snap.activity == "over":
         left = render_end_panel(snap, look, cards, left_width)
@@ -110,8 +118,11 @@ def _header(snap: TableSnapshot, cards: CardText, look: Look, width: int) -> Lin
         right = m("timer.left", s=max(0, int(snap.deadline + 0.999))) + "  " + right
     used = sum(text_width(f[1]) for f in parts)
     gap = width - used - text_width(right)
-    if gap > 0:
-        parts.append(("class:header", " " * gap))
+    if gap < 1:  # shorten the rules' name, never the facts
+        title = parts[0][1]
+        parts[0] = (parts[0][0], clip_text(title, max(4, text_width(title) + gap - 1)))
+        gap = width - sum(text_width(f[1]) for f in parts) - text_width(right)
+    parts.append(("class:header", " " * max(1, gap)))
     parts.append(("class:header.timer" if snap.deadline is not None else "class:header", right))
     return fit(parts, width, "class:header")
 
@@ -156,19 +167,19 @@ def _players(snap: TableSnapshot, look: Look, width: int) -> list[Line]:
         style = "class:player.me" if mine else "class:player"
         line: Line = [("class:waiting", marker),
                       ("class:team", "★ " if team else ""),
-                      (style, _cell(name, 24 - (2 if team else 0))),
+                      (style, _cell(name, 22 - (2 if team else 0))),
                       ("class:player.count", _cell(m("cards_n", n=state.hand_size(seat)), 9)),
                       (role_style, _cell(role, 13)),
                       ("class:player.duraks", m("duraks_n", n=duraks) if duraks else "")]
-        if team:
-            line.append(("class:team", " " + m("teammate")))
         lines.append(fit(line, width))
+    if game.rules.teams != "none":
+        lines.append([("class:team", "  ★ "), ("class:dim", m("teammate"))])
     return lines
 
 
 def _cell(text: str, width: int) -> str:
-    """`text` cut or padded to `width` cells."""
-    return "".join(f[1] for f in fit([("", text)], width))
+    """`text` cut or padded to `width` cells, the last one always blank."""
+    return "".join(f[1] for f in fit([("", text)], width - 1)) + " "
 
 
 def _table(ui: TableUi, cards: CardText, look: Look, post: Post | None) -> list[Line]:
