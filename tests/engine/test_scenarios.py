@@ -435,3 +435,27 @@ def test_six_players_36_cards_no_stock_trump_is_the_last_dealt_card() -> None:
     forbid = get_preset("app_podkidnoy").rules.with_options(trump_when_no_stock="forbid")
     with pytest.raises(RuleError):
         validate(forbid, 6)
+
+
+def test_compendium_template_throw_ins_after_the_beat_and_clockwise_refill() -> None:
+    """000_0a1bcdd496bc6662.txt, «Дурак подкидной»: «Если игрок отбивает эту карту, то другие
+    игроки могут подкидывать карты того же значения, что лежат на столе.» and «первым берет
+    игрок, который делал первый ход, затем берут все остальные игроки по часовой стрелке».
+    The compendium presets lead one card, throw in only when everything is covered, and have
+    no throw-ins after a take (baseline.md §4)."""
+    t = Table("podkidnoy", ["8♠ 8♣ 7♠ 10♠ J♠ Q♠", "9♠ 10♥ A♥ 9♣ K♠ A♠",
+                            "9♥ 6♣ 7♣ Q♣ K♣ A♣"], trump="6♦", stock="7♦ 8♦ 9♦ 10♦",
+              first_attacker=0)
+    t.setup()
+    assert "0 lead 8♠ 8♣" not in t.legal(0)
+    assert t.refuse("0 lead 8♠ 8♣").reason is Reason.TOO_MANY_CARDS
+    t.do("0 lead 8♠")
+    assert to_act(t.state) == {1}  # nobody throws in before the defender beats
+    t.do("1 beat 9♠ on 8♠")
+    assert to_act(t.state) == {0, 2}
+    t.do("2 throw 9♥")
+    assert to_act(t.state) == {1}
+    t.do("1 take")  # no throw-ins after «беру» in the compendium: the bout ends at once
+    assert t.of(E.Took)[0].cards == tuple(sorted(t.cs("8♠ 9♠ 9♥")))
+    assert [(e.seat, e.n) for e in t.of(E.Drew)] == [(0, 1), (2, 1)]
+    assert (t.state.attacker, t.state.defender) == (2, 0)
