@@ -106,8 +106,25 @@ ASCII_FALLBACK = str.maketrans({
 """Symbols a terminal without suit symbols probably lacks too, each to one ASCII cell."""
 
 
-def asciify(lines: Iterable[Line]) -> list[Line]:
-    return [[(f[0], f[1].translate(ASCII_FALLBACK), *f[2:]) for f in line] for line in lines]
+_CYRILLIC = "абвгдеёжзийклмнопрстуфхцчшщъыьэюя"
+_LATIN = ("a", "b", "v", "g", "d", "e", "e", "zh", "z", "i", "y", "k", "l", "m", "n", "o", "p",
+          "r", "s", "t", "u", "f", "kh", "ts", "ch", "sh", "shch", "", "y", "", "e", "yu", "ya")
+TRANSLITERATION = str.maketrans(
+    {**dict(zip(_CYRILLIC, _LATIN, strict=True)),
+     **{c.upper(): t.capitalize() for c, t in zip(_CYRILLIC, _LATIN, strict=True)}})
+"""Russian words in English text (бито, перевод), for terminals without Cyrillic."""
+
+
+def asciify(lines: Iterable[Line], *, transliterate: bool = False) -> list[Line]:
+    """Lines with one-cell ASCII stand-ins for symbols (and Latin for Cyrillic words).
+
+    Transliteration changes widths, so only fragments that end a line or hold prose may
+    contain Cyrillic; the English UI's few Russian words are in such places."""
+    def convert(text: str) -> str:
+        text = text.translate(ASCII_FALLBACK)
+        return text.translate(TRANSLITERATION) if transliterate else text
+
+    return [[(f[0], convert(f[1]), *f[2:]) for f in line] for line in lines]
 
 
 def to_formatted(lines: Iterable[Line]) -> StyleAndTextTuples:

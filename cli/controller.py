@@ -256,7 +256,10 @@ class Controller:
 
     def render(self, width: int, height: int, post: Post | None = None) -> list[Line]:
         lines = self._render(width, height, post)
-        return asciify(lines) if self.look.ascii_only else lines
+        if not self.look.ascii_only:
+            return lines
+        return [fit(line, width) for line in
+                asciify(lines, transliterate=self.look.lang == "en")]
 
     def _render(self, width: int, height: int, post: Post | None) -> list[Line]:
         look = self.look

@@ -158,3 +158,12 @@ def test_suit_symbols_need_an_encoding_that_has_them() -> None:
     assert not can_show_suits("latin-1")
     assert not can_show_suits(None)
     assert not can_show_suits("no-such-codec")
+
+
+def test_ascii_terminals_get_one_cell_stand_ins_and_latin_for_russian_words() -> None:
+    from p2p_durak.cli.canvas import asciify
+
+    lines = [[("", "Done (бито) · ♠♥ ▶ — «x»")]]
+    assert plain(asciify(lines)) == "Done (бито) . SH > - \"x\""
+    assert plain(asciify(lines, transliterate=True)) == "Done (bito) . SH > - \"x\""
+    assert plain(asciify([[("", "Щука Ёж")]], transliterate=True)) == "Shchuka Ezh"
