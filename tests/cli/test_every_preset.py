@@ -1,0 +1,44 @@
+"""Every playable preset, played to the end at a practice table, renders every snapshot on an
+80×24 screen in both languages (and in ASCII) without a line too long or too many."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+import trio
+
+from p2p_durak.cli.canvas import line_width
+from p2p_durak.cli.i18n import Look
+from p2p_durak.cli.table_ui import TableUi
+from p2p_durak.cli.table_view import render_table_screen
+from p2p_durak.engine.presets import working_presets
+from p2p_durak.node.local_session import PracticeSetup, open_local_session
+
+LOOKS = (Look("en", False), Look("ru", False), Look("ru", True))
+
+
+@pytest.mark.parametrize("preset", [p.id for p in working_presets()])
+async def test_a_whole_game_of_every_preset_renders(preset: str,
+                                                    autojump_clock: trio.abc.Clock) -> None:
+    chosen = next(p for p in working_presets() if p.id == preset)
+    players = max(chosen.players) if chosen.rules.teams != "none" else min(4, max(chosen.players))
+    rng = random.Random(preset)
+    setup = PracticeSetup(chosen.rules, players, preset_id=preset, seed=1, bot_level="easy",
+                          bot_delay=0.5)
+    ui = TableUi()
+    renders = 0
+    async with open_local_session(setup) as session:
+        async for snap in session.snapshots:
+            ui.update(snap)
+            look = LOOKS[renders % len(LOOKS)]
+            lines = render_table_screen(ui, look, 80, 24)
+            renders += 1
+            assert len(lines) == 24
+            assert {line_width(line) for line in lines} == {80}
+            if snap.activity == "over":
+                break
+            if session.snapshots.statistics().current_buffer_used == 0 and snap.legal \
+                    and snap.waiting_for[:1] == (snap.my_seat,):
+                await session.act(snap.legal[rng.randrange(len(snap.legal))])
+    assert renders > 10
