@@ -100,6 +100,8 @@ MAX_ENTRY_BYTES: Final = codec.MAX_MESSAGE_SIZE - 8192
 _ENTRY_OVERHEAD: Final = 512
 _ITEM_OVERHEAD: Final = 5
 _RESPONSE_OVERHEAD: Final = 128
+MAX_PENDING_PER_AUTHOR: Final = 4
+"""Pending intents held per author: one is normal, a few cover re-issues in flight."""
 MAX_SCRATCH: Final = 1 << 16
 """Uncertified entries a catching-up peer holds before it gives up on a responder."""
 _CACHE_SIZE: Final = 4096
@@ -544,6 +546,13 @@ class OrderingLog(Generic[S]):
             return
         if fit is Fit.STALE:
             return  # overtaken by a commit while on its way: normal, and harmless
+        if item.intent.based_on > self._head.seq + 1:
+            self._request_catch_up(from_seat, now, out)  # its author is two entries ahead
+        held = sum(1 for p in self._pool.values() if p.item.seat == item.seat)
+        if held >= MAX_PENDING_PER_AUTHOR:
+            out.append(Dropped(from_seat, item.seat, f"seat {item.seat} has {held} intents "
+                                                     "pending already"))
+            return
         pending = _Pending(item, now, own=False, sent_ms=now)
         if self._judge(pending, now, out):
             self._pool[item.digest] = pending
@@ -1161,7 +1170,6 @@ class OrderingLog(Generic[S]):
             author = self._g.seat_of(envelope.author)
             if entry.seq != seq or author is None:
                 out.append(Dropped(from_seat, author, "catch-up: misnumbered or foreign entry"))
-                self._scratch.clear()
                 return False
             known = self._known_entry(seq)
             if known is not None:
@@ -1173,7 +1181,6 @@ class OrderingLog(Generic[S]):
             tip = self._tip()
             if seq != tip.seq + 1:
                 out.append(Dropped(from_seat, author, "catch-up: a gap in the entries"))
-                self._scratch.clear()
                 return False
             flight = self._flight
             if flight is not None and seq == flight.step.head.seq:
@@ -1186,7 +1193,6 @@ class OrderingLog(Generic[S]):
                 if author != expected:
                     out.append(Dropped(from_seat, author, f"catch-up: entry {seq} not by "
                                                           f"its sequencer {expected}"))
-                    self._scratch.clear()
                     return False
                 try:
                     step = check_entry(self._g, self._machine, tip, envelope, raw,

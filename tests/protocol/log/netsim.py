@@ -263,7 +263,7 @@ class Sim:
             assert events < max_events, "the simulation does not settle"
             getattr(self, "_on_" + kind)(*args)
             if max_entries is not None and all(
-                p.log.seq >= max_entries or not p.alive or p.log.halted for p in self.peers
+                p.log.seq >= max_entries or p.log.halted for p in self.peers
             ):
                 break
 
