@@ -17,6 +17,7 @@ from typing import Any
 
 import trio
 
+from p2p_durak.bots.levels import LEVELS
 from p2p_durak.cli.app import build_app, run_ui
 from p2p_durak.cli.backend import LocalLobbyBackend, TableOptions
 from p2p_durak.cli.controller import Controller
@@ -36,8 +37,6 @@ from p2p_durak.engine import RuleError
 from p2p_durak.engine.presets import DEFAULT_PRESET
 from p2p_durak.node.local_session import TIMER_POLICIES
 from p2p_durak.node.tableinfo import DiscoveryEvent
-
-LEVELS = ("random", "easy", "medium", "hard")
 
 
 def add_options(parser: argparse.ArgumentParser) -> None:

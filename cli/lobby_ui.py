@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 
+from p2p_durak.bots.levels import LEVELS
 from p2p_durak.cli.backend import TableOptions
 from p2p_durak.cli.table_ui import Notice
 from p2p_durak.engine import RuleError
@@ -12,7 +13,6 @@ from p2p_durak.node.tableinfo import DiscoveryEvent, TableGone, TableSeen
 
 TIMERS: tuple[float | None, ...] = (None, 15.0, 30.0, 60.0)
 THROW_IN_BY = ("all_non_defenders", "neighbours_of_defender")
-BOT_LEVELS = ("random", "easy", "medium", "hard")
 TIMER_POLICIES = ("bot", "lose")
 
 
@@ -132,8 +132,8 @@ class CreateForm:
             self.timer_policy = TIMER_POLICIES[
                 (TIMER_POLICIES.index(self.timer_policy) + step) % len(TIMER_POLICIES)]
         elif name == "bots":
-            self.bot_level = BOT_LEVELS[
-                (BOT_LEVELS.index(self.bot_level) + step) % len(BOT_LEVELS)]
+            self.bot_level = LEVELS[
+                (LEVELS.index(self.bot_level) + step) % len(LEVELS)]
         elif name == "network_bots":
             self.network_bots = (self.network_bots + step) % self.players
         self.network_bots = min(self.network_bots, self.players - 1)

@@ -114,9 +114,6 @@ class TableUi:
                 self.notice = Notice(Messages("en")(snapshot.notice),
                                      Messages("ru")(snapshot.notice))
 
-    def reset(self) -> None:
-        self.__init__()  # type: ignore[misc]
-
     # ---- keys -----------------------------------------------------------------------------
 
     def command(self, name: str) -> Action | None:
