@@ -1,0 +1,137 @@
+"""A person's seat at a networked table, as a `Session` for the UI.
+
+`HumanPlayer` is the game runner's player for a seat a person plays: after every commit it
+publishes a `TableSnapshot` built from the committed table (the seat's own partial view, its
+legal moves, whom the table waits for, what the deck is doing), and `act` turns the person's
+choice into a move — refused at once, with the engine's reason, when it is not legal.
+"""
+
+from __future__ import annotations
+
+import math
+
+import trio
+
+from p2p_durak import engine as eng
+from p2p_durak.node.api import LogLine, SeatInfo, TableSnapshot
+from p2p_durak.node.game import GameRunner, Player, Turn
+from p2p_durak.protocol.table import Moved, TableEvent, TableMachine
+
+LOG_LINES = 40
+
+
+def activity_of(table: TableMachine) -> tuple[str, tuple[int, int] | None]:
+    """What the table is doing, for the status line, and how far along."""
+    pending = table.deck.pending_op()
+    state = table.state
+    if state is not None and state.phase == eng.Phase.OVER:
+        return ("audit" if table.audit is None else "over"), None
+    if pending is None:
+        return ("playing" if state is not None else "keys"), None
+    step = pending.op.step
+    if step == "keys":
+        return "keys", None
+    if step == "seating":
+        return "seating", None
+    if step == "shuffle":
+        return "shuffling", (len(pending.got), table.n_parties)
+    if step == "deal":
+        return "dealing", (len(pending.got), len(pending.due))
+    return "playing", None
+
+
+class HumanPlayer(Player):
+    def __init__(self, *, table_name: str, preset_id: str, names: list[str],
+                 bots: dict[int, str] | None = None) -> None:
+        self.table_name = table_name
+        self.preset_id = preset_id
+        self.names = names  # by party
+        self.bots = bots or {}  # party -> bot level, for the seat list
+        self._send, self._receive = trio.open_memory_channel[TableSnapshot](math.inf)
+        self._turn: Turn | None = None
+        self._runner: GameRunner | None = None
+        self._log: list[LogLine] = []
+        self._table: TableMachine | None = None
+        self._notice: str | None = None
+        self.diagnosis: str | None = None
+
+    # ---- Session ---------------------------------------------------------------------------
+
+    @property
+    def snapshots(self) -> trio.MemoryReceiveChannel[TableSnapshot]:
+        return self._receive
+
+    async def act(self, action: eng.Action) -> None:
+        turn, runner = self._turn, self._runner
+        if turn is None or runner is None:
+            raise eng.IllegalAction(eng.Reason.NOT_YOUR_TURN, "wait for your turn")
+        state = turn.table.state
+        assert state is not None
+        eng.apply(state, action)  # raises IllegalAction with its reason; nothing changes
+        self._turn = None
+        await runner.move(turn.seq, action)
+
+    async def next_game(self) -> None:
+        self._notice = "the next game of a series starts from a new table for now"
+        self._publish()
+
+    async def leave(self) -> None:
+        # Leaving mid-game is leaving the process: the others see the disconnection and,
+        # after the table's grace period, end the game with a verdict.
+        self._turn = None
+
+    # ---- Player ----------------------------------------------------------------------------
+
+    async def update(self, table: TableMachine, events: tuple[TableEvent, ...]) -> None:
+        self._table = table
+        seq = len(table.history)
+        for event in events:
+            if isinstance(event, Moved):
+                self._log.extend(LogLine(seq, ev) for ev in event.events)
+        del self._log[:-LOG_LINES]
+        if self._turn is not None and self._turn.table is not table:
+            self._turn = None  # the table moved on: that turn is gone
+        self._publish()
+
+    async def turn(self, turn: Turn, runner: GameRunner) -> None:
+        self._turn, self._runner = turn, runner
+        self._publish()
+
+    async def finished(self, table: TableMachine, diagnosis: str | None) -> None:
+        self._table = table
+        self.diagnosis = diagnosis
+        if diagnosis is not None:
+            self._notice = diagnosis
+        self._turn = None
+        self._publish()
+
+    def attach(self, runner: GameRunner) -> None:
+        self._runner = runner
+
+    # ---- snapshots -------------------------------------------------------------------------
+
+    def _publish(self) -> None:
+        table = self._table
+        if table is None:
+            return
+        self._send.send_nowait(self.snapshot(table))
+
+    def snapshot(self, table: TableMachine) -> TableSnapshot:
+        state = table.state
+        seats: list[SeatInfo] = []
+        if table.seat_of_party:
+            for seat in range(table.n_parties):
+                party = table.party_of_seat[seat]
+                team = state.game.team[seat] if state is not None and \
+                    state.game.rules.teams != "none" else None
+                seats.append(SeatInfo(seat, self.names[party], party in self.bots,
+                                      self.bots.get(party, ""), team=team))
+        activity, progress = activity_of(table)
+        waiting = tuple(table.seat_of_party[p] for p in table.waiting_for()
+                        if table.seat_of_party)
+        legal = self._turn.legal if self._turn is not None else ()
+        return TableSnapshot(
+            table_name=self.table_name, preset_id=self.preset_id, rules=table.rules,
+            seats=tuple(seats), my_seat=table.my_seat, state=state, legal=legal,
+            waiting_for=waiting, activity=activity, progress=progress, log=tuple(self._log),
+            notice=self._notice)
