@@ -120,12 +120,7 @@ def table_options(args: argparse.Namespace, lang: str) -> TableOptions:
 
 def run(args: argparse.Namespace) -> int:
     lang = args.lang or detect_lang()
-    if not (sys.stdin.isatty() and sys.stdout.isatty()):
-        print("durak: the game needs a terminal (see `durak --help` for the other commands)",
-              file=sys.stderr)
-        return 2
     encoding = sys.stdout.encoding
-    ascii_only = args.ascii or not can_show_suits(encoding)
     if lang == "ru" and not can_show_russian(encoding):
         lang = "en"  # better English than unreadable question marks
     try:
@@ -136,7 +131,11 @@ def run(args: argparse.Namespace) -> int:
         message = error.message_ru if lang == "ru" else error.message_en
         print(f"durak play: {message}", file=sys.stderr)
         return 2
-    look = Look(lang, ascii_only)
+    if not (sys.stdin.isatty() and sys.stdout.isatty()):
+        print("durak: the game needs a terminal (see `durak --help` for the other commands)",
+              file=sys.stderr)
+        return 2
+    look = Look(lang, args.ascii or not can_show_suits(encoding))
     discover = args.bots is None and not args.no_discovery
     run_guest(play, look, options, args.bots is not None, discover)
     return 0

@@ -1,0 +1,66 @@
+"""`durak play` and `durak` alone: options, refusals, and no UI without a terminal."""
+
+from __future__ import annotations
+
+import argparse
+
+import pytest
+
+from p2p_durak.cli.commands_play import add_options, rule_value, table_options
+from p2p_durak.cli.main import main
+
+
+def parse(*argv: str) -> argparse.Namespace:
+    parser = argparse.ArgumentParser()
+    add_options(parser)
+    return parser.parse_args(argv)
+
+
+def test_options_make_a_practice_table() -> None:
+    options = table_options(parse("--bots", "3", "--preset", "app_perevodnoy", "--seed", "9",
+                                  "--level", "easy", "--timer", "20", "--on-timeout", "lose",
+                                  "--rule", "pogony_sixes=true", "--name", "Sasha"), "ru")
+    assert options.players == 4
+    assert options.seed == 9
+    assert options.timer == 20.0
+    assert options.timer_policy == "lose"
+    rules = options.rules()
+    assert rules.transfer
+    assert rules.pogony_sixes
+    setup = options.practice_setup()
+    assert setup.names == ("Sasha", "Аня", "Борис", "Вера")
+    assert setup.bot_level == "easy"
+
+
+def test_rule_values_are_read_as_the_knobs_expect() -> None:
+    assert rule_value("true") is True
+    assert rule_value("off") is False
+    assert rule_value("none") is None
+    assert rule_value("5") == 5
+    assert rule_value("neighbours_of_defender") == "neighbours_of_defender"
+
+
+@pytest.mark.parametrize(("argv", "message"), [
+    (["play", "--bots", "9"], "1 to 5 bots"),
+    (["play", "--bots", "2", "--preset", "no_such"], "no preset"),
+    (["play", "--bots", "2", "--rule", "transfer"], "KNOB=VALUE"),
+    (["play", "--bots", "2", "--rule", "no_such_knob=1"], "no such rule knob"),
+    (["play", "--bots", "2", "--preset", "app_komandy"], "players"),
+    (["play", "--bots", "2", "--preset", "albansky"], "not implemented yet"),
+])
+def test_unplayable_options_are_refused_with_the_reason(
+        argv: list[str], message: str, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(argv + ["--lang", "en"]) == 2
+    assert message in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("argv", [[], ["play"], ["play", "--bots", "1"]])
+def test_no_ui_without_a_terminal(argv: list[str], capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(argv) == 2
+    assert "needs a terminal" in capsys.readouterr().err
+
+
+def test_other_subcommands_still_run_their_own_handlers(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["rules"]) == 0
+    assert "app_podkidnoy" in capsys.readouterr().out
