@@ -44,9 +44,6 @@ from p2p_durak.engine import (
 from p2p_durak.engine import actions as A
 from p2p_durak.engine.presets import get_preset
 
-SEED_FILE = "001_c746c7bb87124419.txt"
-
-
 # ---- cards -------------------------------------------------------------------------------
 
 def card(game: Game, text: str) -> int:

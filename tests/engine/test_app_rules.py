@@ -29,9 +29,6 @@ from p2p_durak.engine import actions as A
 from p2p_durak.engine import events as E
 from p2p_durak.engine.presets import get_preset
 
-SEED = "001_c746c7bb87124419.txt"
-DIAMONDS = int(Suit.DIAMONDS)
-
 
 def test_goal_last_with_cards_is_durak() -> None:
     """001_c746c7bb87124419.txt:
@@ -541,7 +538,7 @@ def test_last_bout_everyone_out_at_once_is_a_draw_in_random_games() -> None:
     assert draws > 0
 
 
-def test_trump_on_random_games_is_the_turned_card_or_the_last_dealt() -> None:
+def test_with_no_card_left_to_turn_the_last_dealt_card_shows_the_trump() -> None:
     """001_c746c7bb87124419.txt:
     «следующую кладут под колоду лицом вверх — её масть козырь», with 6 × 6 = 36 cards
     there is no next card: SP2, the last dealt card (the dealer's) shows the trump."""
