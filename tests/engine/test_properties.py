@@ -23,6 +23,7 @@ from p2p_durak.engine import (
     Game,
     IllegalAction,
     Phase,
+    RuleSet,
     State,
     apply,
     cards_of,
@@ -41,7 +42,7 @@ from p2p_durak.engine import (
 )
 from p2p_durak.engine import actions as A
 from p2p_durak.engine import events as E
-from p2p_durak.engine.presets import working_presets
+from p2p_durak.engine.presets import get_preset, working_presets
 
 CASES = [(p.id, n) for p in working_presets() for n in p.players]
 MAX_ACTIONS = 5_000  # random games end in a few hundred actions; more means a loop
@@ -223,14 +224,9 @@ def _replay(game: Game, order: list[int], log: list[Action]) -> list[bytes]:
     return hashes
 
 
-@pytest.mark.parametrize(("preset_id", "n_players"), CASES)
-@PROPERTY_SETTINGS
-@given(data=st.data())
-def test_random_games_keep_every_invariant(preset_id: str, n_players: int,
-                                           data: st.DataObject) -> None:
-    preset = next(p for p in working_presets() if p.id == preset_id)
+def _check_random_game(rules: RuleSet, n_players: int, data: st.DataObject) -> None:
     dealer = data.draw(st.integers(0, n_players - 1), label="dealer")
-    game = make_game(preset.rules, n_players, dealer)
+    game = make_game(rules, n_players, dealer)
     order = data.draw(st.permutations(range(game.n_cards)), label="deck order")
     # choices from a drawn seed: a long game would overrun hypothesis's buffer if every
     # choice were a separate draw
@@ -243,3 +239,22 @@ def test_random_games_keep_every_invariant(preset_id: str, n_players: int,
     for action in run.log:
         again = step(again, action)
     assert again == run.full
+
+
+@pytest.mark.parametrize(("preset_id", "n_players"), CASES)
+@PROPERTY_SETTINGS
+@given(data=st.data())
+def test_random_games_keep_every_invariant(preset_id: str, n_players: int,
+                                           data: st.DataObject) -> None:
+    _check_random_game(get_preset(preset_id).rules, n_players, data)
+
+
+@pytest.mark.parametrize(("deck_size", "n_players"), [(24, 2), (24, 4), (32, 3), (32, 5),
+                                                      (52, 2), (52, 6)])
+@PROPERTY_SETTINGS
+@given(data=st.data())
+def test_the_other_deck_sizes_keep_every_invariant(deck_size: int, n_players: int,
+                                                   data: st.DataObject) -> None:
+    """001: «можно 24, 32 или 52» — four seats with 24 cards leave no stock."""
+    rules = get_preset("app_perevodnoy").rules.with_options(deck_size=deck_size)
+    _check_random_game(rules, n_players, data)
