@@ -13,9 +13,10 @@ import trio.testing
 from p2p_durak import engine as eng
 from p2p_durak.engine.presets import get_preset
 from p2p_durak.node.lobby import TableConfig
+from p2p_durak.node.memnet import MemoryNetwork
 from p2p_durak.node.node import Node
 from p2p_durak.node.players import BotPlayer
-from p2p_durak.node.transport import Endpoint, MemoryNetwork
+from p2p_durak.node.transport import Endpoint
 from p2p_durak.protocol.identity import Identity
 from p2p_durak.protocol.table import AuditFinished
 from p2p_durak.protocol.transcript import Transcript

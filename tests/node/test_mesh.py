@@ -6,8 +6,9 @@ import trio
 import trio.testing
 
 from p2p_durak.node.link import PeerFault, accept_link
+from p2p_durak.node.memnet import MemoryNetwork
 from p2p_durak.node.mesh import Connected, Disconnected, Mesh, Party, Received
-from p2p_durak.node.transport import Endpoint, MemoryNetwork
+from p2p_durak.node.transport import Endpoint
 from p2p_durak.protocol.identity import Identity
 from p2p_durak.protocol.messages import Ping
 

@@ -9,7 +9,8 @@ import trio.testing
 from p2p_durak.engine import RuleSet
 from p2p_durak.node.link import PeerFault, accept_link
 from p2p_durak.node.lobby import HostedTable, JoinFailed, TableConfig, join_table
-from p2p_durak.node.transport import Endpoint, MemoryNetwork
+from p2p_durak.node.memnet import MemoryNetwork
+from p2p_durak.node.transport import Endpoint
 from p2p_durak.protocol import codec
 from p2p_durak.protocol.identity import Identity
 

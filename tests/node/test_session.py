@@ -15,10 +15,11 @@ from p2p_durak.engine.presets import get_preset
 from p2p_durak.node.api import TableSnapshot
 from p2p_durak.node.game import Player
 from p2p_durak.node.lobby import TableConfig
+from p2p_durak.node.memnet import MemoryNetwork
 from p2p_durak.node.node import Node
 from p2p_durak.node.players import BotPlayer
 from p2p_durak.node.session import HumanPlayer
-from p2p_durak.node.transport import Endpoint, MemoryNetwork
+from p2p_durak.node.transport import Endpoint
 from p2p_durak.protocol.identity import Identity
 
 
