@@ -18,6 +18,7 @@ from p2p_durak.bots.endgame import EndgameSolver, OutOfBudget
 from p2p_durak.bots.heuristic import Style, heuristic_action
 from p2p_durak.bots.knowledge import determinize
 from p2p_durak.bots.levels import MemoryBot
+from p2p_durak.bots.rollout import RolloutResult, rollout_search
 from p2p_durak.bots.search import SearchResult, ismcts
 from p2p_durak.engine import UNKNOWN, Action, State, step
 
@@ -32,7 +33,8 @@ class HardBot(MemoryBot):
 
     def __init__(self, seat: int, rng: random.Random, budget: float = DEFAULT_BUDGET,
                  iterations: int = 1_000_000, endgame_nodes: int = 200_000,
-                 endgame_share: float = 0.5) -> None:
+                 endgame_share: float = 0.5, playout_memory: bool = True,
+                 search: str = "rollout", z: float = 1.0) -> None:
         super().__init__(seat, rng)
         if budget <= 0 or iterations < 1:
             raise ValueError("the hard bot needs a positive time budget and iteration cap")
@@ -40,6 +42,12 @@ class HardBot(MemoryBot):
         self.iterations = iterations
         self.endgame_nodes = endgame_nodes
         self.endgame_share = endgame_share
+        self.playout_memory = playout_memory
+        if search not in ("rollout", "ismcts"):
+            raise ValueError(f"unknown search {search!r}")
+        self.search = search
+        self.z = z
+        self.last_rollout: RolloutResult | None = None
         self.last: SearchResult | None = None  # the last search, for benchmarks and tests
         self.last_solved: float | None = None  # the last exact endgame value, if any
 
@@ -54,9 +62,19 @@ class HardBot(MemoryBot):
             if solved is not None:
                 return solved
         knowledge = self.memory
+        self.last_rollout = None
+        if self.search == "rollout":
+            default = heuristic_action(view, self.seat, options, knowledge.possible(view),
+                                       PLAYOUT_STYLE)
+            rolled = rollout_search(self.seat, options, default,
+                                    lambda rng: determinize(view, knowledge, rng), self.rng,
+                                    deadline=deadline, max_iterations=self.iterations,
+                                    style=PLAYOUT_STYLE, z=self.z)
+            self.last_rollout = rolled
+            return rolled.action
         result = ismcts(view, self.seat, options, lambda rng: determinize(view, knowledge, rng),
                         self.rng, deadline=deadline, max_iterations=self.iterations,
-                        style=PLAYOUT_STYLE)
+                        style=PLAYOUT_STYLE, memory=self.playout_memory)
         self.last = result
         return result.action
 

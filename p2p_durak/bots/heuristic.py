@@ -54,16 +54,29 @@ def _lead(state: State, options: Sequence[Action], possible: Sequence[int] | Non
     beaters = game.beaters(state.trump)
     stock = len(state.stock)
     defence = possible[state.defender] if possible is not None else -1
+    unbeatable_bonus = style.endgame_unbeatable_bonus if not stock else \
+        style.unbeatable_lead_bonus
+    trump_penalty = 40.0 if stock else 0.0
     best, best_score = options[0], float("inf")
     for action in options:
         cards = action.cards
-        top = max(values[c] for c in cards)
-        trumps = sum(1 for c in cards if values[c] >= TRUMP_BONUS)
+        top = 0
+        trumps = False
+        unbeatable = possible is not None
+        for card in cards:
+            value = values[card]
+            if value > top:
+                top = value
+            if value >= TRUMP_BONUS:
+                trumps = True
+            if unbeatable and beaters[card] & defence:
+                unbeatable = False
         # Low cards first, several of a rank together; trumps only when nothing else is left.
-        score = 2.0 * top - 1.5 * (len(cards) - 1) + (40.0 if trumps and stock else 0.0)
-        if possible is not None and all(not beaters[c] & defence for c in cards):
-            score -= style.endgame_unbeatable_bonus if not stock else \
-                style.unbeatable_lead_bonus
+        score = 2.0 * top - 1.5 * (len(cards) - 1)
+        if trumps:
+            score += trump_penalty
+        if unbeatable:
+            score -= unbeatable_bonus
         if score < best_score:
             best, best_score = action, score
     return best

@@ -46,7 +46,7 @@ class SearchResult:
 def ismcts(view: State, seat: int, options: tuple[Action, ...],
            sample: Callable[[random.Random], State], rng: random.Random, *,
            deadline: float, max_iterations: int, style: Style,
-           exploration: float = 0.7) -> SearchResult:
+           exploration: float = 0.7, memory: bool = True) -> SearchResult:
     """The most visited of `options` after searching until `deadline` or `max_iterations`."""
     root = Node(seat)
     iterations = 0
@@ -82,7 +82,7 @@ def ismcts(view: State, seat: int, options: tuple[Action, ...],
             node = node.children[action]
             path.append(node)
             state = step(state, action)
-        rewards = _playout(state, style)
+        rewards = _playout(state, style, memory)
         for visited in path:
             visited.visits += 1
             visited.total += rewards[visited.seat]
@@ -111,7 +111,7 @@ def _chance(state: State, rng: random.Random) -> Action:
     return action
 
 
-def _playout(state: State, style: Style) -> list[float]:
+def _playout(state: State, style: Style, memory: bool) -> list[float]:
     """Play on with the heuristic for every seat (each seeing the sampled deal); the reward
     of every seat (index -1, the root node's pseudo-seat, is never read)."""
     for _ in range(PLAYOUT_CAP):
@@ -122,7 +122,8 @@ def _playout(state: State, style: Style) -> list[float]:
             action = chance_outcome(state) or legal_actions(state, CHANCE)[0]
         else:
             options = legal_actions(state, actor)
-            action = heuristic_action(state, actor, options, state.hands, style)
+            action = heuristic_action(state, actor, options, state.hands if memory else None,
+                                      style)
         state = step(state, action)
     game = state.game
     if state.result is None:

@@ -1,0 +1,113 @@
+"""Determinized rollout search with paired comparisons.
+
+Each iteration samples one deal consistent with the bot's knowledge and plays every option
+out on that same deal with the heuristic policy for all seats. Comparing options on common
+deals cancels the luck of the deal, which dominates Durak's variance: on a given deal the
+playouts are deterministic, so two options that lead to the same result differ by exactly 0.
+The heuristic's own choice is the default, and another option replaces it only when its
+paired advantage is clear (`z` standard errors) — so a short budget never makes the bot worse
+than its heuristic, and a long one makes it the one-step policy improvement of it.
+Options clearly behind the leader are dropped along the way to spend the time on the rest.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from p2p_durak.bots.base import outcome, priority_actor
+from p2p_durak.bots.heuristic import Style, heuristic_action
+from p2p_durak.engine import CHANCE, Action, State, chance_outcome, legal_actions, step
+from p2p_durak.engine.state import OVER
+
+PLAYOUT_CAP = 400
+"""Seat actions in one playout before it is scored as a draw (heuristic games take ~60)."""
+
+
+@dataclass
+class RolloutResult:
+    action: Action
+    iterations: int  # deals sampled
+    playouts: int
+    means: dict[Action, float]
+    advantage: dict[Action, float]  # mean paired advantage over the default
+    stderr: dict[Action, float]
+
+
+def rollout_search(seat: int, options: tuple[Action, ...], default: Action,
+                   sample: Callable[[random.Random], State], rng: random.Random, *,
+                   deadline: float, max_iterations: int, style: Style, z: float = 1.0,
+                   prune_every: int = 8, prune_z: float = 3.0) -> RolloutResult:
+    alive = list(options)
+    if default not in alive:
+        raise ValueError("the default must be one of the options")
+    totals = dict.fromkeys(options, 0.0)
+    counts = dict.fromkeys(options, 0)
+    diff_sum = dict.fromkeys(options, 0.0)
+    diff_sq = dict.fromkeys(options, 0.0)
+    deals = playouts = 0
+    while deals < max_iterations and (deals == 0 or time.perf_counter() < deadline):
+        deal = sample(rng)
+        rewards: dict[Action, float] = {}
+        for action in alive:
+            rewards[action] = playout(step(deal, action), seat, style)
+            playouts += 1
+        deals += 1
+        base = rewards[default]
+        for action, reward in rewards.items():
+            totals[action] += reward
+            counts[action] += 1
+            diff = reward - base
+            diff_sum[action] += diff
+            diff_sq[action] += diff * diff
+        if deals % prune_every == 0 and len(alive) > 2:
+            leader = max(alive, key=lambda a: diff_sum[a])
+            alive = [a for a in alive if a in (leader, default)
+                     or not _behind(diff_sum, diff_sq, counts, a, leader, prune_z)]
+    means = {a: totals[a] / counts[a] for a in options if counts[a]}
+    advantage = {a: diff_sum[a] / counts[a] for a in options if counts[a]}
+    stderr = {a: _stderr(diff_sum[a], diff_sq[a], counts[a]) for a in options if counts[a]}
+    best = max(alive, key=lambda a: (advantage[a], a == default))
+    if best != default and advantage[best] <= z * stderr[best]:
+        best = default
+    return RolloutResult(best, deals, playouts, means, advantage, stderr)
+
+
+def _stderr(total: float, squares: float, n: int) -> float:
+    if n < 2:
+        return math.inf
+    mean = total / n
+    var = max(squares / n - mean * mean, 0.0) * n / (n - 1)
+    return math.sqrt(var / n) if var > 0 else 1.0 / n  # all equal: trust only with volume
+
+
+def _behind(diff_sum: dict[Action, float], diff_sq: dict[Action, float],
+            counts: dict[Action, int], action: Action, leader: Action, z: float) -> bool:
+    """Whether `action` is clearly worse than `leader` (both measured against the default on
+    the same deals, so their difference is paired too; a conservative bound)."""
+    n = counts[action]
+    gap = (diff_sum[leader] - diff_sum[action]) / n
+    spread = _stderr(diff_sum[action], diff_sq[action], n) + \
+        _stderr(diff_sum[leader], diff_sq[leader], n)
+    return gap > z * spread
+
+
+def playout(state: State, seat: int, style: Style) -> float:
+    """Play on with the heuristic for every seat, each seeing the (sampled) deal; the result
+    for `seat`: 1 not the durak, ½ a draw or a playout too long, 0 the durak."""
+    for _ in range(PLAYOUT_CAP):
+        if state.phase == OVER:
+            break
+        actor = priority_actor(state)
+        if actor == CHANCE:
+            action = chance_outcome(state) or legal_actions(state, CHANCE)[0]
+        else:
+            action = heuristic_action(state, actor, legal_actions(state, actor), state.hands,
+                                      style)
+        state = step(state, action)
+    if state.result is None:
+        return 0.5
+    return outcome(state.result, seat, state.game.team)
