@@ -19,7 +19,7 @@ import trio
 
 from p2p_durak.bots.levels import LEVELS
 from p2p_durak.cli.app import build_app, run_ui
-from p2p_durak.cli.backend import LocalLobbyBackend, TableOptions
+from p2p_durak.cli.backend import TableOptions
 from p2p_durak.cli.controller import Controller
 from p2p_durak.cli.guest import IntentSink, run_guest
 from p2p_durak.cli.i18n import (
@@ -32,11 +32,13 @@ from p2p_durak.cli.i18n import (
     can_show_suits,
     detect_lang,
 )
+from p2p_durak.cli.net_backend import NetworkLobbyBackend
 from p2p_durak.cli.table_ui import Notice
 from p2p_durak.engine import RuleError
 from p2p_durak.engine.presets import DEFAULT_PRESET
+from p2p_durak.node.discovery import Discovery
 from p2p_durak.node.local_session import TIMER_POLICIES
-from p2p_durak.node.tableinfo import DiscoveryEvent
+from p2p_durak.node.paths import data_dir
 
 
 def add_options(parser: argparse.ArgumentParser) -> None:
@@ -143,8 +145,8 @@ def run(args: argparse.Namespace) -> int:
 
 @asynccontextmanager
 async def lan_tables(enabled: bool) -> AsyncIterator[
-        tuple[trio.MemoryReceiveChannel[DiscoveryEvent] | None, Notice | None]]:
-    """Discovered tables, or why there are none."""
+        tuple[Discovery | None, Notice | None]]:
+    """mDNS discovery (tables seen, ours advertised), or why there is none."""
     if not enabled:
         yield None, None
         return
@@ -158,12 +160,12 @@ async def lan_tables(enabled: bool) -> AsyncIterator[
             yield None, Notice(en("lobby.discovery_off", reason=error),
                                ru("lobby.discovery_off", reason=error))
             return
-        yield discovery.events, None
+        yield discovery, None
 
 async def play(look: Look, options: TableOptions, autostart: bool, discover: bool) -> None:
     sink = IntentSink()
-    async with lan_tables(discover) as (tables, note), trio.open_nursery() as nursery:
-        backend = LocalLobbyBackend(nursery, tables)
+    async with lan_tables(discover) as (discovery, note), trio.open_nursery() as nursery:
+        backend = NetworkLobbyBackend(nursery, data_dir(), options.player_name, discovery)
         controller = Controller(backend, look, options, autostart=autostart,
                                 discovery_note=note)
         app = build_app(controller, sink)

@@ -144,7 +144,7 @@ async def host_and_play(opts: HostOptions, out: TextIO = sys.stdout) -> list[Sea
             if discovery_cm is not None:
                 host.node.discovery = await _enter(inner, discovery_cm)
             host.node.host_table(opts.config)
-            bot_seats = await _spawn_bots(nursery, opts.home, opts.config.bots, opts.bind,
+            bot_seats = await spawn_bot_seats(nursery, opts.home, opts.config.bots, opts.bind,
                                           host.node.endpoint.host)
             seats += bot_seats
             starts = await _gather_starts(host, bot_seats, host.node.endpoint)
@@ -175,7 +175,7 @@ async def _enter(nursery: trio.Nursery, cm: object) -> Discovery:
     return await got.receive()
 
 
-async def _spawn_bots(nursery: trio.Nursery, home: Path, levels: Sequence[str], bind: str,
+async def spawn_bot_seats(nursery: trio.Nursery, home: Path, levels: Sequence[str], bind: str,
                       advertise: str) -> list[Seat]:
     """Bot peers of this process: each its own node, identity and listener, reachable at the
     host's address so that every other player can dial it."""
