@@ -4,76 +4,94 @@ Throw-ins are concurrent: while a bout is open every eligible thrower and the de
 the networked game orders racing actions in its log. A thrower's pass holds until the table
 changes (SP9: a pass is not final); the bout closes when every card is covered, or the defender
 has said «беру», and no eligible thrower is left to act.
+
+This is the engine's hot path (random play spends most of its actions here), so it is written
+for speed: each handler checks the action, works out the fields that change and builds the next
+`State` in one constructor call (`_settle`, `_end_bout`); rule knobs come from `GameTables`;
+legal actions are generated already sorted from prebuilt `Action` values. The checks (`on_*`)
+and the moves (`do_*`) are separate so that a playout, which only ever picks legal actions,
+can skip the checks.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from itertools import combinations
+from typing import Final
 
-from p2p_durak.engine import actions as A
 from p2p_durak.engine import events as E
-from p2p_durak.engine.actions import Action
-from p2p_durak.engine.cards import NO_SUIT, bits
+from p2p_durak.engine.actions import BEAT, CHANCE, LEAD, SHOW, Action
+from p2p_durak.engine.cards import NO_SUIT, cards_of
 from p2p_durak.engine.errors import IllegalAction, Reason
 from p2p_durak.engine.events import EventSink
-from p2p_durak.engine.hands import check_card, without
-from p2p_durak.engine.seats import neighbours, next_active, next_opponent
-from p2p_durak.engine.state import BOUT, LEAD, OVER, REVEAL_HIDDEN, UNKNOWN, Game, Result, State
+from p2p_durak.engine.hands import check_card
+from p2p_durak.engine.seats import (
+    defender_for,
+    next_active_of,
+    transfer_target_of,
+)
+from p2p_durak.engine.state import BOUT, OVER, REVEAL_HIDDEN, UNKNOWN, Result, State
+from p2p_durak.engine.state import LEAD as PHASE_LEAD
+from p2p_durak.engine.tables import BY_NEIGHBOURS, BY_OPPONENTS, NO_LIMIT, GameTables
+
+_new: Final = tuple.__new__
+"""`tuple.__new__(State, fields)`: a NamedTuple built without its Python-level `__new__`."""
+
+_NO_ACTORS: tuple[int, ...] = ()
+
+
+# ---- who acts ------------------------------------------------------------------------------
+
+def bout_actors_of(t: GameTables, hands: tuple[int, ...], hidden: tuple[int, ...],
+                   n_table: int, uncovered: int, attacker: int, defender: int, taking: bool,
+                   passed: int, out: int, bout: int) -> tuple[int, ...]:
+    """The defender (while a card is uncovered and he has not said «беру») and then every
+    eligible thrower who has not passed, clockwise from the lead attacker."""
+    defends = not taking and uncovered > 0
+    if not t.throw_in:
+        return (defender,) if defends else _NO_ACTORS
+    if taking:
+        if not t.after_take:
+            return (defender,) if defends else _NO_ACTORS
+    elif t.after_beat and uncovered:
+        return (defender,) if defends else _NO_ACTORS
+    # room for one more attack card (the bout limit, SP8: uncovered + 1 <= the defender's hand)
+    if n_table >= (t.first_limit if bout == 0 else t.later_limit) or (
+            t.cap and uncovered >= hands[defender].bit_count() + hidden[defender]):
+        return (defender,) if defends else _NO_ACTORS
+    skip = out | passed | (1 << defender)
+    by = t.throw_by
+    left = right = -1
+    if by == BY_NEIGHBOURS:
+        left = next_active_of(t.n_players, out, defender, -1)
+        right = next_active_of(t.n_players, out, defender, 1)
+    actors = [defender] if defends else []
+    team = t.team
+    for seat in t.order[attacker]:
+        if (skip >> seat) & 1 or (not hands[seat] and not hidden[seat]):
+            continue
+        if by:
+            if by == BY_OPPONENTS:
+                if team[seat] == team[defender]:
+                    continue
+            elif seat != left and seat != right:
+                continue
+        actors.append(seat)
+    return tuple(actors)
 
 
 def bout_actors(state: State) -> tuple[int, ...]:
-    actors: list[int] = []
-    if not state.taking and UNKNOWN in state.covers:
-        actors.append(state.defender)
-    actors.extend(throwers(state))
-    return tuple(actors)
+    return bout_actors_of(state.game.tables, state.hands, state.hidden, len(state.table),
+                          state.covers.count(UNKNOWN), state.attacker, state.defender,
+                          state.taking, state.passed, state.out, state.bout)
 
 
 def throwers(state: State) -> list[int]:
     """Seats that may throw in now and have not passed since the table last changed."""
-    game = state.game
-    rules = game.rules
-    if not rules.throw_in:
-        return []
-    if state.taking:
-        if not rules.throw_in_after_take:
-            return []
-    elif rules.throw_in_timing == "after_beat" and UNKNOWN in state.covers:
-        return []
-    if not room_for_one_more(state):
-        return []
-    defender = state.defender
-    n = game.n_players
-    by = rules.throw_in_by
-    out = []
-    for offset in range(n):
-        seat = (state.attacker + offset) % n
-        if seat == defender or (state.out >> seat) & 1 or (state.passed >> seat) & 1:
-            continue
-        if not state.hands[seat] and not state.hidden[seat]:
-            continue
-        if by == "opponents_of_defender" and not game.opponents(seat, defender):
-            continue
-        if by == "neighbours_of_defender" and seat not in neighbours(state, defender):
-            continue
-        out.append(seat)
-    return out
+    return [s for s in bout_actors(state) if s != state.defender]
 
 
 def bout_limit(state: State) -> int | None:
     rules = state.game.rules
     return rules.first_bout_attack_limit if state.bout == 0 else rules.bout_attack_limit
-
-
-def room_for_one_more(state: State) -> bool:
-    limit = bout_limit(state)
-    if limit is not None and len(state.table) >= limit:
-        return False
-    if state.game.rules.defender_hand_cap:
-        uncovered = state.covers.count(UNKNOWN)
-        return uncovered + 1 <= state.hand_size(state.defender)
-    return True
 
 
 def table_ranks(state: State) -> set[int]:
@@ -84,88 +102,169 @@ def table_ranks(state: State) -> set[int]:
     return ranks
 
 
-def mask_of_ranks(game: Game, ranks: Iterable[int]) -> int:
-    mask = 0
-    for r in ranks:
-        mask |= game.rank_mask.get(r, 0)
-    return mask
+def lead_cap(t: GameTables, bout: int, defender_size: int) -> int:
+    """How many cards a lead may have: the bout limit, the defender's hand, the lead rule."""
+    cap = min(t.first_limit if bout == 0 else t.later_limit, t.lead_cap)
+    if t.cap and defender_size < cap:
+        cap = defender_size
+    return 64 if cap == NO_LIMIT else cap
 
 
 def max_lead(state: State) -> int:
-    cap = bout_limit(state)
-    if state.game.rules.defender_hand_cap:
-        size = state.hand_size(state.defender)
-        cap = size if cap is None else min(cap, size)
-    rules = state.game.rules
-    if rules.lead_rule == "single":
-        cap = 1 if cap is None else min(cap, 1)
-    if rules.lead_max is not None:
-        cap = rules.lead_max if cap is None else min(cap, rules.lead_max)
-    return 64 if cap is None else cap
+    defender = state.defender
+    return lead_cap(state.game.tables, state.bout,
+                    state.hands[defender].bit_count() + state.hidden[defender])
 
+
+# ---- legal actions -------------------------------------------------------------------------
 
 def leads(state: State) -> list[Action]:
+    """The attacker's leads, sorted: one card, or several of one rank up to the cap."""
     seat = state.attacker
-    hand = state.hands[seat]
-    cap = max_lead(state)
-    game = state.game
+    t = state.game.tables
+    return lead_actions(t, seat, state.hands[seat], max_lead(state))
+
+
+def lead_actions(t: GameTables, seat: int, hand: int, cap: int) -> list[Action]:
+    single = t.lead_single[seat]
     out: list[Action] = []
-    by_rank: dict[int, list[int]] = {}
-    for card in bits(hand):
-        by_rank.setdefault(game.rank[card], []).append(card)
-    for cards in by_rank.values():
-        for k in range(1, min(cap, len(cards)) + 1):
-            out.extend(A.Action(A.LEAD, seat, combo) for combo in combinations(cards, k))
+    if cap <= 1:
+        if cap <= 0:
+            return out
+        while hand:
+            low = hand & -hand
+            out.append(single[low.bit_length() - 1])
+            hand ^= low
+        return out
+    same_rank = t.same_rank
+    combos = t.lead_combos[seat]
+    rest = hand
+    while rest:
+        low = rest & -rest
+        card = low.bit_length() - 1
+        rest ^= low
+        out.append(single[card])
+        # ascending card ids, depth first: the combos come out in sorted order
+        higher = hand & same_rank[card] & ~((low << 1) - 1)
+        if higher:
+            _extend_leads(out, combos, seat, (card,), low, higher, cap - 1)
     return out
 
 
+def _extend_leads(out: list[Action], combos: dict[int, Action], seat: int,
+                  prefix: tuple[int, ...], mask: int, higher: int, room: int) -> None:
+    while higher:
+        low = higher & -higher
+        higher ^= low
+        combo_mask = mask | low
+        action = combos.get(combo_mask)
+        cards = prefix + (low.bit_length() - 1,)
+        if action is None:
+            action = Action(LEAD, seat, cards)
+            combos[combo_mask] = action
+        out.append(action)
+        if room > 1 and higher:
+            _extend_leads(out, combos, seat, cards, combo_mask, higher, room - 1)
+
+
 def defender_actions(state: State) -> list[Action]:
-    game = state.game
+    """The defender's actions, sorted: beats (by card, then attack card), transfers, shows,
+    take."""
+    t = state.game.tables
     seat = state.defender
     hand = state.hands[seat]
-    beaters = game.beaters(state.trump)
+    beaters = t.beaters[state.trump + 1]
+    table, covers = state.table, state.covers
     out: list[Action] = []
-    for index, attack in enumerate(state.table):
-        if state.covers[index] == UNKNOWN:
-            out.extend(A.Action(A.BEAT, seat, (c,), index) for c in bits(hand & beaters[attack]))
-    out.append(A.Action(A.TAKE, seat))
-    if transfer_window_open(state):
-        rank = game.rank[state.table[0]]
-        same = hand & game.rank_mask.get(rank, 0)
-        target = transfer_target(state)
-        if same and can_transfer_cards(state, target, len(state.table) + 1):
-            out.extend(A.Action(A.TRANSFER, seat, (c,)) for c in bits(same))
-        if game.rules.transfer_by_showing == "forward" and state.trump != NO_SUIT:
-            showable = same & game.suit_mask[state.trump] & ~state.shown
-            if showable and can_transfer_cards(state, target, len(state.table), adds=False):
-                out.extend(A.Action(A.SHOW, seat, (c,)) for c in bits(showable))
+    rows: list[tuple[int, int]] = []  # (the hand's beaters of an uncovered card, its index)
+    union = 0
+    for index in range(len(table)):
+        if covers[index] == UNKNOWN:
+            mask = hand & beaters[table[index]]
+            if mask:
+                rows.append((mask, index))
+                union |= mask
+    if rows:
+        beat_rows = t.beat[seat]
+        if len(rows) == 1:
+            mask, index = rows[0]
+            row = beat_rows[index] if index < len(beat_rows) else None
+            while mask:
+                low = mask & -mask
+                card = low.bit_length() - 1
+                out.append(row[card] if row is not None else Action(BEAT, seat, (card,), index))
+                mask ^= low
+        else:
+            while union:
+                low = union & -union
+                card = low.bit_length() - 1
+                union ^= low
+                for mask, index in rows:
+                    if mask & low:
+                        out.append(beat_rows[index][card] if index < len(beat_rows)
+                                   else Action(BEAT, seat, (card,), index))
+    if t.transfer_on and covers.count(UNKNOWN) == len(covers):
+        same = hand & t.same_rank[table[0]]
+        if same:
+            target = transfer_target_of(t, state.out, seat)
+            if _can_transfer(t, state, target, len(table) + 1, True):
+                row = t.transfer[seat]
+                rest = same
+                while rest:
+                    low = rest & -rest
+                    out.append(row[low.bit_length() - 1])
+                    rest ^= low
+            if t.show_forward and state.trump != NO_SUIT:
+                showable = same & state.game.suit_mask[state.trump] & ~state.shown
+                if showable and _can_transfer(t, state, target, len(table), False):
+                    row = t.show[seat]
+                    while showable:
+                        low = showable & -showable
+                        out.append(row[low.bit_length() - 1])
+                        showable ^= low
+    out.append(t.take[seat])
+    return out
+
+
+def thrower_actions(state: State, seat: int) -> list[Action]:
+    """A thrower's actions, sorted: a card of each rank on the table, then pass."""
+    t = state.game.tables
+    cards = state.hands[seat] & state.table_ranks
+    row = t.throw[seat]
+    out: list[Action] = []
+    while cards:
+        low = cards & -cards
+        out.append(row[low.bit_length() - 1])
+        cards ^= low
+    out.append(t.pass_[seat])
     return out
 
 
 def transfer_window_open(state: State) -> bool:
-    rules = state.game.rules
-    if not rules.transfer or state.taking:
+    if not state.game.tables.transfer_on or state.taking:
         return False
     # before_first_cover: nothing covered yet, so every attack card shares the lead's rank
     return all(c == UNKNOWN for c in state.covers)
 
 
 def transfer_target(state: State) -> int:
-    if state.game.rules.transfer_target == "next_active_opponent":
-        return next_opponent(state, state.defender)
-    return next_active(state, state.defender, 1)
+    return transfer_target_of(state.game.tables, state.out, state.defender)
+
+
+def _can_transfer(t: GameTables, state: State, target: int, total: int, adds: bool) -> bool:
+    if target == state.defender:
+        return False
+    if adds and total > (t.first_limit if state.bout == 0 else t.later_limit):
+        return False
+    return not t.transfer_capacity or (
+        state.hands[target].bit_count() + state.hidden[target] >= total)
 
 
 def can_transfer_cards(state: State, target: int, total: int, *, adds: bool = True) -> bool:
-    if target == state.defender:
-        return False
-    if adds:
-        limit = bout_limit(state)
-        if limit is not None and total > limit:
-            return False
-    rules = state.game.rules
-    return not rules.transfer_capacity_check or state.hand_size(target) >= total
+    return _can_transfer(state.game.tables, state, target, total, adds)
 
+
+# ---- checks --------------------------------------------------------------------------------
 
 def on_lead(state: State, action: Action, ev: EventSink) -> State:
     seat = action.seat
@@ -177,20 +276,13 @@ def on_lead(state: State, action: Action, ev: EventSink) -> State:
     game = state.game
     for card in cards:
         check_card(state, seat, card)
-    rank = game.rank[cards[0]]
-    if rank < 0 or any(game.rank[c] != rank for c in cards):
+    rank = game.rank
+    first = rank[cards[0]]
+    if first < 0 or any(rank[c] != first for c in cards):
         raise IllegalAction(Reason.NOT_SAME_RANK)
     if len(cards) > max_lead(state):
         raise IllegalAction(Reason.TOO_MANY_CARDS)
-    hands, hidden = state.hands, state.hidden
-    for card in cards:
-        hands, hidden = without(state._replace(hands=hands, hidden=hidden), seat, card)
-    if ev is not None:
-        ev.append(E.Led(seat, tuple(cards)))
-    state = state._replace(phase=BOUT, hands=hands, hidden=hidden, table=tuple(cards),
-                           covers=(UNKNOWN,) * len(cards), table_by=(seat,) * len(cards),
-                           passed=0)
-    return settle(state, ev)
+    return do_lead(state, seat, tuple(cards), ev)
 
 
 def on_throw(state: State, action: Action, ev: EventSink) -> State:
@@ -202,15 +294,9 @@ def on_throw(state: State, action: Action, ev: EventSink) -> State:
         raise IllegalAction(Reason.BAD_ACTION, "a throw-in is one card")
     card = action.cards[0]
     check_card(state, seat, card)
-    if state.game.rank[card] not in table_ranks(state):
+    if not (state.table_ranks >> card) & 1:
         raise IllegalAction(Reason.RANK_NOT_ON_TABLE)
-    hands, hidden = without(state, seat, card)
-    if ev is not None:
-        ev.append(E.ThrewIn(seat, card))
-    state = state._replace(hands=hands, hidden=hidden, table=state.table + (card,),
-                           covers=state.covers + (UNKNOWN,), table_by=state.table_by + (seat,),
-                           passed=0)
-    return settle(state, ev)
+    return do_throw(state, seat, card, ev)
 
 
 def on_beat(state: State, action: Action, ev: EventSink) -> State:
@@ -228,15 +314,9 @@ def on_beat(state: State, action: Action, ev: EventSink) -> State:
         raise IllegalAction(Reason.ALREADY_COVERED)
     card = action.cards[0]
     check_card(state, seat, card)
-    attack = state.table[target]
-    if not (state.game.beaters(state.trump)[attack] >> card) & 1:
+    if not (state.game.tables.beaters[state.trump + 1][state.table[target]] >> card) & 1:
         raise IllegalAction(Reason.DOES_NOT_BEAT)
-    hands, hidden = without(state, seat, card)
-    if ev is not None:
-        ev.append(E.Beat(seat, card, attack))
-    covers = state.covers[:target] + (card,) + state.covers[target + 1:]
-    state = state._replace(hands=hands, hidden=hidden, covers=covers, passed=0)
-    return settle(state, ev)
+    return do_beat(state, seat, card, target, ev)
 
 
 def on_take(state: State, action: Action, ev: EventSink) -> State:
@@ -246,9 +326,7 @@ def on_take(state: State, action: Action, ev: EventSink) -> State:
         raise IllegalAction(Reason.ALREADY_TAKING)
     if UNKNOWN not in state.covers:
         raise IllegalAction(Reason.NOTHING_TO_TAKE)
-    if ev is not None:
-        ev.append(E.TakeDeclared(action.seat))
-    return settle(state._replace(taking=True, passed=0), ev)
+    return do_take(state, ev)
 
 
 def on_pass(state: State, action: Action, ev: EventSink) -> State:
@@ -257,20 +335,19 @@ def on_pass(state: State, action: Action, ev: EventSink) -> State:
         raise IllegalAction(Reason.ALREADY_PASSED)
     if seat == state.defender or seat not in state.actors:
         raise IllegalAction(Reason.NOT_YOUR_TURN)
-    if ev is not None:
-        ev.append(E.Passed(seat))
-    return settle(state._replace(passed=state.passed | (1 << seat)), ev)
+    return do_pass(state, seat, ev)
 
 
 def on_transfer(state: State, action: Action, ev: EventSink) -> State:
     seat = action.seat
     game = state.game
-    showing = action.kind == A.SHOW
+    t = game.tables
+    showing = action.kind == SHOW
     if seat != state.defender:
         raise IllegalAction(Reason.NOT_YOUR_TURN)
     if not transfer_window_open(state):
         raise IllegalAction(Reason.TRANSFER_NOT_ALLOWED)
-    if showing and game.rules.transfer_by_showing != "forward":
+    if showing and not t.show_forward:
         raise IllegalAction(Reason.SHOW_NOT_ALLOWED, "transfer by showing is off")
     if len(action.cards) != 1:
         raise IllegalAction(Reason.BAD_ACTION, "a transfer is one card")
@@ -280,160 +357,231 @@ def on_transfer(state: State, action: Action, ev: EventSink) -> State:
         raise IllegalAction(Reason.TRANSFER_NOT_ALLOWED, "the card must be of the attack rank")
     if showing and (game.suit[card] != state.trump or (state.shown >> card) & 1):
         raise IllegalAction(Reason.SHOW_NOT_ALLOWED)
-    target = transfer_target(state)
+    target = transfer_target_of(t, state.out, seat)
     total = len(state.table) + (0 if showing else 1)
-    if not can_transfer_cards(state, target, total, adds=not showing):
+    if not _can_transfer(t, state, target, total, not showing):
         raise IllegalAction(Reason.TRANSFER_CAPACITY)
+    return do_transfer(state, seat, card, target, showing, ev)
+
+
+# ---- moves (the action is known to be legal) -------------------------------------------------
+
+def _without(hands: tuple[int, ...], hidden: tuple[int, ...], seat: int,
+             card: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """`card` taken from `seat`'s hand: from the known part, or else from the hidden count."""
+    hand = hands[seat]
+    if (hand >> card) & 1:
+        return hands[:seat] + (hand & ~(1 << card),) + hands[seat + 1:], hidden
+    return hands, hidden[:seat] + (hidden[seat] - 1,) + hidden[seat + 1:]
+
+
+def do_lead(state: State, seat: int, cards: tuple[int, ...], ev: EventSink) -> State:
+    hands, hidden = state.hands, state.hidden
+    for card in cards:
+        hands, hidden = _without(hands, hidden, seat, card)
+    if ev is not None:
+        ev.append(E.Led(seat, cards))
+    n = len(cards)
+    return _settle(state, BOUT, hands, hidden, cards, (UNKNOWN,) * n, (seat,) * n,
+                   state.defender, state.taking, 0, state.shown,
+                   state.game.tables.same_rank[cards[0]], ev)
+
+
+def do_throw(state: State, seat: int, card: int, ev: EventSink) -> State:
+    hands, hidden = _without(state.hands, state.hidden, seat, card)
+    if ev is not None:
+        ev.append(E.ThrewIn(seat, card))
+    return _settle(state, state.phase, hands, hidden, state.table + (card,),
+                   state.covers + (UNKNOWN,), state.table_by + (seat,), state.defender,
+                   state.taking, 0, state.shown, state.table_ranks, ev)
+
+
+def do_beat(state: State, seat: int, card: int, target: int, ev: EventSink) -> State:
+    hands, hidden = _without(state.hands, state.hidden, seat, card)
+    if ev is not None:
+        ev.append(E.Beat(seat, card, state.table[target]))
+    covers = state.covers
+    return _settle(state, state.phase, hands, hidden, state.table,
+                   covers[:target] + (card,) + covers[target + 1:], state.table_by,
+                   state.defender, state.taking, 0, state.shown,
+                   state.table_ranks | state.game.tables.same_rank[card], ev)
+
+
+def do_take(state: State, ev: EventSink) -> State:
+    if ev is not None:
+        ev.append(E.TakeDeclared(state.defender))
+    return _settle(state, state.phase, state.hands, state.hidden, state.table, state.covers,
+                   state.table_by, state.defender, True, 0, state.shown, state.table_ranks, ev)
+
+
+def do_pass(state: State, seat: int, ev: EventSink) -> State:
+    if ev is not None:
+        ev.append(E.Passed(seat))
+    return _settle(state, state.phase, state.hands, state.hidden, state.table, state.covers,
+                   state.table_by, state.defender, state.taking, state.passed | (1 << seat),
+                   state.shown, state.table_ranks, ev)
+
+
+def do_transfer(state: State, seat: int, card: int, target: int, showing: bool,
+                ev: EventSink) -> State:
     if ev is not None:
         ev.append(E.Transferred(seat, card, target, showing))
+    hands, hidden = state.hands, state.hidden
     if showing:
-        hands, hidden = state.hands, state.hidden
         if not (hands[seat] >> card) & 1:  # a hidden card, now shown: this view learns it
             hands = hands[:seat] + (hands[seat] | (1 << card),) + hands[seat + 1:]
             hidden = hidden[:seat] + (hidden[seat] - 1,) + hidden[seat + 1:]
-        state = state._replace(hands=hands, hidden=hidden, shown=state.shown | (1 << card),
-                               defender=target, passed=0)
-    else:
-        hands, hidden = without(state, seat, card)
-        state = state._replace(hands=hands, hidden=hidden, table=state.table + (card,),
-                               covers=state.covers + (UNKNOWN,),
-                               table_by=state.table_by + (seat,), defender=target, passed=0)
-    return settle(state, ev)
+        return _settle(state, state.phase, hands, hidden, state.table, state.covers,
+                       state.table_by, target, state.taking, 0, state.shown | (1 << card),
+                       state.table_ranks, ev)
+    hands, hidden = _without(hands, hidden, seat, card)
+    return _settle(state, state.phase, hands, hidden, state.table + (card,),
+                   state.covers + (UNKNOWN,), state.table_by + (seat,), target, state.taking,
+                   0, state.shown, state.table_ranks, ev)
 
 
-def settle(state: State, ev: EventSink) -> State:
-    """Close the bout when nobody is left to act in it."""
-    actors = bout_actors(state)
+# ---- settling and closing the bout -----------------------------------------------------------
+
+def _settle(state: State, phase: int, hands: tuple[int, ...], hidden: tuple[int, ...],
+            table: tuple[int, ...], covers: tuple[int, ...], table_by: tuple[int, ...],
+            defender: int, taking: bool, passed: int, shown: int, ranks: int,
+            ev: EventSink) -> State:
+    """The state after a bout action: the bout goes on while anybody may act in it, and
+    closes otherwise."""
+    actors = bout_actors_of(state.game.tables, hands, hidden, len(table),
+                            covers.count(UNKNOWN), state.attacker, defender, taking, passed,
+                            state.out, state.bout)
     if actors:
-        return state._replace(actors=actors)
-    return _end_bout(state, ev)
+        s: State = _new(State, (
+            state.game, phase, hands, hidden, state.stock, state.trump, state.trump_card,
+            state.hidden_trump, state.reveal_card, table, covers, table_by, state.attacker,
+            defender, taking, passed, shown, state.out, state.finish, state.discard,
+            state.bout, state.claims, state.lot_among, state.result, actors, ranks))
+        return s
+    return _end_bout(state, hands, hidden, table, covers, table_by, defender, taking, ev)
 
 
-def _end_bout(state: State, ev: EventSink) -> State:
+def _end_bout(state: State, hands: tuple[int, ...], hidden: tuple[int, ...],
+              table: tuple[int, ...], covers: tuple[int, ...], table_by: tuple[int, ...],
+              defender: int, took: bool, ev: EventSink) -> State:
     game = state.game
-    n = game.n_players
+    t = game.tables
+    n = t.n_players
     table_mask = 0
-    for card in state.table:
+    for card in table:
         table_mask |= 1 << card
-    for card in state.covers:
+    for card in covers:
         if card >= 0:
             table_mask |= 1 << card
-    defender = state.defender
-    took = state.taking
-    hands, discard = state.hands, state.discard
+    discard = state.discard
     if took:
         hands = hands[:defender] + (hands[defender] | table_mask,) + hands[defender + 1:]
         if ev is not None:
-            ev.append(E.Took(defender, tuple(bits(table_mask))))
+            ev.append(E.Took(defender, cards_of(table_mask)))
     else:
         discard |= table_mask
         if ev is not None:
-            ev.append(E.Discarded(tuple(bits(table_mask))))
-    state = state._replace(hands=hands, discard=discard, taking=False, passed=0, shown=0)
-    final_table, final_by = state.table, state.table_by
-    state = _refill(state, ev)
-    held_before = [s for s in range(n) if not (state.out >> s) & 1]
-    state = _mark_out(state, ev)
-    state = state._replace(bout=state.bout + 1, table=(), covers=(), table_by=())
-    over = _game_over(state, held_before, final_table, final_by, ev)
-    if over is not None:
+            ev.append(E.Discarded(cards_of(table_mask)))
+    attacker = state.attacker
+    out = state.out
+    stock = state.stock
+    if stock:
+        hands, hidden, stock = _refill(t, hands, hidden, stock, attacker, defender, out, ev)
+    held_before = out
+    finish = state.finish
+    if not stock:
+        for seat in t.order[attacker]:
+            if not (out >> seat) & 1 and not hands[seat] and not hidden[seat]:
+                out |= 1 << seat
+                finish = finish + (seat,)
+                if ev is not None:
+                    ev.append(E.PlayerOut(seat))
+    bout = state.bout + 1
+    result = _result(t, game.rank, out, held_before, finish, table, table_by, ev)
+    if result is not None:
+        over: State = _new(State, (
+            game, OVER, hands, hidden, stock, state.trump, state.trump_card, state.hidden_trump,
+            state.reveal_card, (), (), (), attacker, defender, False, 0, 0, out, finish,
+            discard, bout, state.claims, state.lot_among, result, _NO_ACTORS, 0))
         return over
-    if took:
-        attacker = next_active(state, defender, 1)
-    else:
-        attacker = defender if not (state.out >> defender) & 1 else next_active(state, defender, 1)
-    state = start_bout(state, attacker, ev)
-    if not state.stock and state.hidden_trump == UNKNOWN:
+    # after a take the taker's left neighbour leads; after a defence the defender
+    attacker = next_active_of(n, out, defender, 1) if took or (out >> defender) & 1 else defender
+    defender = defender_for(t, out, attacker)
+    if ev is not None:
+        limit = t.first_limit if bout == 0 else t.later_limit
+        ev.append(E.BoutStarted(attacker, defender, -1 if limit == NO_LIMIT else limit))
+    if not stock and state.hidden_trump == UNKNOWN:
         # потайной: the stock and the trump card are gone, so the hidden card is turned now
-        return state._replace(phase=REVEAL_HIDDEN)
-    return state
+        phase, actors = REVEAL_HIDDEN, (CHANCE,)
+    else:
+        phase, actors = PHASE_LEAD, (attacker,)
+    s: State = _new(State, (
+        game, phase, hands, hidden, stock, state.trump, state.trump_card, state.hidden_trump,
+        state.reveal_card, (), (), (), attacker, defender, False, 0, 0, out, finish, discard,
+        bout, state.claims, state.lot_among, None, actors, 0))
+    return s
 
 
-def _refill(state: State, ev: EventSink) -> State:
-    rules = state.game.rules
-    if not state.stock:
-        return state
-    n = state.game.n_players
-    attacker, defender = state.attacker, state.defender
-    if rules.refill_order == "attacker_others_defender_last":
-        order = [attacker] + [(attacker + i) % n for i in range(1, n)
-                              if (attacker + i) % n != defender]
-        if defender != attacker:
-            order.append(defender)
-    else:  # attacker_then_clockwise
-        order = [(attacker + i) % n for i in range(n)]
-    hands, hidden, stock = list(state.hands), list(state.hidden), state.stock
-    hand_size = rules.hand_size
+def _refill(t: GameTables, hands: tuple[int, ...], hidden: tuple[int, ...],
+            stock: tuple[int, ...], attacker: int, defender: int, out: int,
+            ev: EventSink) -> tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]:
+    hand_size = t.hand_size
+    order = t.refill_order[attacker][defender]
+    new_hands, new_hidden = list(hands), list(hidden)
     for seat in order:
         if not stock:
             break
-        if (state.out >> seat) & 1:
+        if (out >> seat) & 1:
             continue
-        need = hand_size - hands[seat].bit_count() - hidden[seat]
+        need = hand_size - new_hands[seat].bit_count() - new_hidden[seat]
         if need <= 0:
             continue
         drawn, stock = stock[:need], stock[need:]
+        hand = new_hands[seat]
+        unknown = 0
         for card in drawn:
             if card >= 0:
-                hands[seat] |= 1 << card
+                hand |= 1 << card
             else:
-                hidden[seat] += 1
+                unknown += 1
+        new_hands[seat] = hand
+        if unknown:
+            new_hidden[seat] += unknown
         if ev is not None:
             ev.append(E.Drew(seat, len(drawn), tuple(c for c in drawn if c >= 0)))
-    return state._replace(hands=tuple(hands), hidden=tuple(hidden), stock=stock)
+    return tuple(new_hands), tuple(new_hidden), stock
 
 
-def _mark_out(state: State, ev: EventSink) -> State:
-    if state.stock:
-        return state
-    out, finish = state.out, state.finish
-    n = state.game.n_players
-    for offset in range(n):
-        seat = (state.attacker + offset) % n
-        if not (out >> seat) & 1 and state.hand_size(seat) == 0:
-            out |= 1 << seat
-            finish = finish + (seat,)
-            if ev is not None:
-                ev.append(E.PlayerOut(seat))
-    return state._replace(out=out, finish=finish)
-
-
-def _game_over(state: State, held_before: list[int], final_table: tuple[int, ...],
-               final_by: tuple[int, ...], ev: EventSink) -> State | None:
-    game = state.game
-    n = game.n_players
-    active = [s for s in range(n) if not (state.out >> s) & 1]
-    durak: tuple[int, ...]
-    if game.rules.loser_rule == "team_last":
-        teams_left = {game.team[s] for s in active}
-        if len(teams_left) > 1:
+def _result(t: GameTables, rank: tuple[int, ...], out: int, held_before: int,
+            finish: tuple[int, ...], final_table: tuple[int, ...], final_by: tuple[int, ...],
+            ev: EventSink) -> Result | None:
+    """The result when the game is over (one player, or one team, left holding cards)."""
+    n = t.n_players
+    if t.team_last:
+        if len({t.team[s] for s in range(n) if not (out >> s) & 1}) > 1:
             return None
-        durak = tuple(active)
-    else:
-        if len(active) > 1:
-            return None
-        durak = tuple(active)
+    elif n - out.bit_count() > 1:
+        return None
+    durak = tuple(s for s in range(n) if not (out >> s) & 1)
     draw = not durak
     pogony = 0
-    if durak and game.rules.pogony_sixes:
-        went_out = set(held_before) - set(active)
+    if durak and t.pogony_sixes:
+        went_out = out & ~held_before
         sixes = sum(1 for card, by in zip(final_table, final_by, strict=True)
-                    if by in went_out and game.rank[card] == 6)
-        pogony = min(sixes, game.rules.pogony_max)
-    result = Result(durak, draw, pogony, state.finish)
+                    if (went_out >> by) & 1 and rank[card] == 6)
+        pogony = min(sixes, t.pogony_max)
     if ev is not None:
         ev.append(E.GameOver(durak, draw, pogony))
-    return state._replace(phase=OVER, result=result)
+    return Result(durak, draw, pogony, finish)
 
 
 def start_bout(state: State, attacker: int, ev: EventSink) -> State:
-    if state.game.rules.attack_target == "next_active_opponent":
-        defender = next_opponent(state, attacker)
-    else:
-        defender = next_active(state, attacker, 1)
-    state = state._replace(phase=LEAD, attacker=attacker, defender=defender, passed=0, shown=0,
-                           taking=False)
+    """The first bout of a game (later bouts start in `_end_bout`)."""
+    t = state.game.tables
+    defender = defender_for(t, state.out, attacker)
+    state = state._replace(phase=PHASE_LEAD, attacker=attacker, defender=defender, passed=0,
+                           shown=0, taking=False)
     if ev is not None:
-        limit = bout_limit(state)
-        ev.append(E.BoutStarted(attacker, defender, -1 if limit is None else limit))
+        limit = t.first_limit if state.bout == 0 else t.later_limit
+        ev.append(E.BoutStarted(attacker, defender, -1 if limit == NO_LIMIT else limit))
     return state

@@ -14,16 +14,14 @@ from p2p_durak.engine.actions import CHANCE, Action
 from p2p_durak.engine.bout import (
     defender_actions,
     leads,
-    mask_of_ranks,
     on_beat,
     on_lead,
     on_pass,
     on_take,
     on_throw,
     on_transfer,
-    table_ranks,
+    thrower_actions,
 )
-from p2p_durak.engine.cards import bits
 from p2p_durak.engine.errors import IllegalAction, Reason
 from p2p_durak.engine.events import EventSink
 from p2p_durak.engine.seats import claimant
@@ -86,21 +84,17 @@ def legal_actions(state: State, seat: int) -> tuple[Action, ...]:
     knows are listed (a node lists its own seat's, which it knows fully)."""
     phase = state.phase
     if phase == BOUT:
-        out: list[Action] = []
         if seat == state.defender:
             if not state.taking and UNKNOWN in state.covers:
-                out.extend(defender_actions(state))
-        elif seat in state.actors:
-            ranks = table_ranks(state)
-            game = state.game
-            cards = state.hands[seat] & mask_of_ranks(game, ranks)
-            out.extend(A.Action(A.THROW, seat, (c,)) for c in bits(cards))
-            out.append(A.Action(A.PASS, seat))
-        return tuple(sorted(out))
+                return tuple(defender_actions(state))
+            return ()
+        if seat in state.actors:
+            return tuple(thrower_actions(state, seat))
+        return ()
     if phase == LEAD:
         if seat != state.attacker:
             return ()
-        return tuple(sorted(leads(state)))
+        return tuple(leads(state))
     if seat == CHANCE:
         return tuple(sorted(chance_outcomes(state)))
     if phase == CLAIM and seat == claimant(state):
@@ -111,7 +105,7 @@ def legal_actions(state: State, seat: int) -> tuple[Action, ...]:
 def chance_outcome(state: State) -> Action | None:
     """In a full state, the chance action that must come next when it is determined
     (the deal, a reveal); None for a lot (several outcomes) or outside chance phases."""
-    if CHANCE not in to_act(state):
+    if CHANCE not in state.actors:
         return None
     outcomes = chance_outcomes(state)
     return outcomes[0] if len(outcomes) == 1 else None
@@ -130,8 +124,31 @@ def step(state: State, action: Action) -> State:
 
 
 def _apply(state: State, action: Action, ev: EventSink) -> State:
-    new = _transition(state, action, ev)
-    if new.phase != BOUT:  # an open bout's actors were worked out when it settled
+    if not isinstance(action, Action):
+        raise IllegalAction(Reason.BAD_ACTION, repr(action))
+    kind = action.kind
+    phase = state.phase
+    # The bout and the lead build their next state whole, its actors included.
+    if phase == BOUT:
+        if kind == A.BEAT:
+            return on_beat(state, action, ev)
+        if kind == A.THROW:
+            return on_throw(state, action, ev)
+        if kind == A.PASS:
+            return on_pass(state, action, ev)
+        if kind == A.TAKE:
+            return on_take(state, action, ev)
+        if kind == A.TRANSFER or kind == A.SHOW:
+            return on_transfer(state, action, ev)
+        raise IllegalAction(Reason.WRONG_PHASE, A.Kind(kind).name if 0 <= kind < 12 else "?")
+    if phase == LEAD:
+        if kind != A.LEAD:
+            raise IllegalAction(Reason.WRONG_PHASE)
+        return on_lead(state, action, ev)
+    if phase == OVER:
+        raise IllegalAction(Reason.GAME_OVER)
+    new = _setup_transition(state, action, ev)
+    if new.phase != BOUT:
         new = new._replace(actors=_phase_actors(new))
     return new
 
@@ -147,29 +164,9 @@ def _phase_actors(state: State) -> tuple[int, ...]:
     return (CHANCE,)
 
 
-def _transition(state: State, action: Action, ev: EventSink) -> State:
-    if not isinstance(action, Action):
-        raise IllegalAction(Reason.BAD_ACTION, repr(action))
+def _setup_transition(state: State, action: Action, ev: EventSink) -> State:
     kind = action.kind
     phase = state.phase
-    if phase == OVER:
-        raise IllegalAction(Reason.GAME_OVER)
-    if phase == BOUT:
-        if kind == A.BEAT:
-            return on_beat(state, action, ev)
-        if kind == A.THROW:
-            return on_throw(state, action, ev)
-        if kind == A.PASS:
-            return on_pass(state, action, ev)
-        if kind == A.TAKE:
-            return on_take(state, action, ev)
-        if kind in (A.TRANSFER, A.SHOW):
-            return on_transfer(state, action, ev)
-        raise IllegalAction(Reason.WRONG_PHASE, A.Kind(kind).name if 0 <= kind < 12 else "?")
-    if phase == LEAD:
-        if kind != A.LEAD:
-            raise IllegalAction(Reason.WRONG_PHASE)
-        return on_lead(state, action, ev)
     if phase == DEAL and kind == A.DEAL:
         return on_deal(state, ev)
     if phase in (REVEAL_TRUMP, REVEAL_HIDDEN) and kind == A.REVEAL:

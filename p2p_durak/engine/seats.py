@@ -3,25 +3,48 @@
 from __future__ import annotations
 
 from p2p_durak.engine.state import State
+from p2p_durak.engine.tables import GameTables
+
+
+def next_active_of(n: int, out: int, seat: int, direction: int) -> int:
+    """The next seat in `direction` (1 clockwise, -1 anticlockwise) not in the `out` mask."""
+    for step_ in range(1, n + 1):
+        other = (seat + direction * step_) % n
+        if not (out >> other) & 1:
+            return other
+    return seat
+
+
+def next_opponent_of(t: GameTables, out: int, seat: int) -> int:
+    n = t.n_players
+    team = t.team
+    for step_ in range(1, n):
+        other = (seat + step_) % n
+        if not (out >> other) & 1 and team[seat] != team[other]:
+            return other
+    return seat
+
+
+def defender_for(t: GameTables, out: int, attacker: int) -> int:
+    """Whom `attacker` attacks: the next active opponent or the next active seat."""
+    if t.attack_next_opponent:
+        return next_opponent_of(t, out, attacker)
+    return next_active_of(t.n_players, out, attacker, 1)
+
+
+def transfer_target_of(t: GameTables, out: int, defender: int) -> int:
+    """Whom a transfer by `defender` passes the attack to."""
+    if t.transfer_next_opponent:
+        return next_opponent_of(t, out, defender)
+    return next_active_of(t.n_players, out, defender, 1)
 
 
 def next_active(state: State, seat: int, direction: int) -> int:
-    n = state.game.n_players
-    for step_ in range(1, n + 1):
-        other = (seat + direction * step_) % n
-        if not (state.out >> other) & 1:
-            return other
-    return seat
+    return next_active_of(state.game.n_players, state.out, seat, direction)
 
 
 def next_opponent(state: State, seat: int) -> int:
-    game = state.game
-    n = game.n_players
-    for step_ in range(1, n):
-        other = (seat + step_) % n
-        if not (state.out >> other) & 1 and game.opponents(seat, other):
-            return other
-    return seat
+    return next_opponent_of(state.game.tables, state.out, seat)
 
 
 def neighbours(state: State, seat: int) -> tuple[int, int]:

@@ -15,6 +15,7 @@ from typing import NamedTuple
 
 from p2p_durak.engine.cards import NO_SUIT, DeckSpec, Kind
 from p2p_durak.engine.rules import RuleSet
+from p2p_durak.engine.tables import GameTables
 
 UNKNOWN = -1
 NO_CARD = -2
@@ -58,7 +59,8 @@ class Game:
     suit_mask: tuple[int, ...] = field(init=False)
     team: tuple[int, ...] = field(init=False)  # team id per seat; each seat its own without teams
     rules_hash: str = field(init=False)
-    _beaters: dict[int, tuple[int, ...]] = field(init=False)
+    tables: GameTables = field(init=False, repr=False)  # the hot paths' lookup tables
+    _beaters: dict[int, tuple[int, ...]] = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
         deck = self.rules.deck()
@@ -79,7 +81,11 @@ class Game:
         teams = {"none": 0, "2v2": 2, "3v3": 2}[self.rules.teams]
         set_(self, "team", tuple(s % teams if teams else s for s in range(self.n_players)))
         set_(self, "rules_hash", self.rules.rules_hash())
-        set_(self, "_beaters", {})
+        beaters = {trump: self._build_beaters(trump) for trump in (NO_SUIT, 0, 1, 2, 3)}
+        set_(self, "_beaters", beaters)
+        set_(self, "tables", GameTables(self.rules, self.n_players, self.suit, self.rank,
+                                        rank_mask, tuple(beaters[t] for t in range(-1, 4)),
+                                        self.team))
 
     @property
     def all_cards(self) -> int:
@@ -87,32 +93,33 @@ class Game:
 
     def beaters(self, trump: int) -> tuple[int, ...]:
         """For each card, the mask of cards that beat it under `trump` (a suit or NO_SUIT)."""
-        table = self._beaters.get(trump)
-        if table is None:
-            table = self._build_beaters(trump)
-            self._beaters[trump] = table
-        return table
+        return self._beaters[trump]
 
     def _build_beaters(self, trump: int) -> tuple[int, ...]:
         rules = self.rules
         untrumpable = {("spades", "clubs", "diamonds", "hearts").index(s)
                        for s in rules.untrumpable_suits}
-        same_suit_only = rules.beat_rule == "same_suit_only"
+        trumps_beat = (trump != NO_SUIT and rules.beat_rule != "same_suit_only"
+                       and trump not in untrumpable)
+        suits = self.suit
+        ranks = self.rank
+        of_suit = [0, 0, 0, 0]  # every card with a suit, jokers and blanks have none
+        for card, suit in enumerate(suits):
+            if suit != NO_SUIT:
+                of_suit[suit] |= 1 << card
         out = []
         for card in range(self.n_cards):
-            suit, rank = self.suit[card], self.rank[card]
+            suit, rank = suits[card], ranks[card]
             mask = 0
             if suit != NO_SUIT:
-                for other in range(self.n_cards):
-                    o_suit, o_rank = self.suit[other], self.rank[other]
-                    if o_suit == NO_SUIT:
-                        continue
-                    if o_suit == suit:
-                        if o_rank > rank:
-                            mask |= 1 << other
-                    elif (o_suit == trump and not same_suit_only and suit not in untrumpable
-                          and o_suit not in untrumpable):
-                        mask |= 1 << other
+                same = of_suit[suit]
+                while same:
+                    low = same & -same
+                    if ranks[low.bit_length() - 1] > rank:
+                        mask |= low
+                    same ^= low
+                if trumps_beat and suit != trump and suit not in untrumpable:
+                    mask |= of_suit[trump]
             out.append(mask)
         return tuple(out)
 
@@ -147,6 +154,7 @@ class State(NamedTuple):
     lot_among: tuple[int, ...]  # seats a pending lot chooses among
     result: Result | None
     actors: tuple[int, ...]  # who may act now (derived, cached: `to_act` is asked constantly)
+    table_ranks: int = 0  # derived, cached: the mask of the cards whose rank is on the table
 
     @property
     def n_players(self) -> int:

@@ -1,0 +1,116 @@
+"""Per-game lookup tables for the engine's hot paths.
+
+Everything here is derived once from the rules, the deck and the number of seats, so that a
+transition reads a tuple instead of re-deriving a fact: the rule knobs as small ints and
+booleans, the bout limits with a sentinel for "none", seat orders, per-card masks, and the
+`Action` values themselves. Actions are immutable tuples, so handing out the same object for
+the same action is indistinguishable from building a new one, and much cheaper.
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+from p2p_durak.engine.actions import (
+    BEAT,
+    CHANCE,
+    DEAL,
+    LEAD,
+    NO_TRUMP,
+    PASS,
+    SHOW,
+    TAKE,
+    THROW,
+    TRANSFER,
+    Action,
+)
+from p2p_durak.engine.rules import RuleSet
+
+NO_LIMIT: Final = 1 << 30
+"""A bout limit of `None` (no limit), as an int larger than any table."""
+
+# throw_in_by
+BY_ALL: Final = 0
+BY_OPPONENTS: Final = 1
+BY_NEIGHBOURS: Final = 2
+_BY = {"all_non_defenders": BY_ALL, "opponents_of_defender": BY_OPPONENTS,
+       "neighbours_of_defender": BY_NEIGHBOURS}
+
+_BEAT_ROWS_EAGER: Final = 12
+"""Beat actions are prebuilt for attack cards at table positions below this."""
+
+
+class GameTables:
+    """Derived, read-only facts of one game (rules x deck x seats)."""
+
+    __slots__ = ("after_beat", "after_take", "attack_next_opponent", "beat", "beaters", "cap",
+                 "deal_action", "first_limit", "hand_size", "later_limit", "lead_cap",
+                 "lead_combos", "lead_single", "n_cards", "n_players", "no_trump", "order",
+                 "pass_", "pogony_max", "pogony_sixes", "refill_order", "same_rank", "show",
+                 "show_forward", "take", "team", "team_last", "throw", "throw_by", "throw_in",
+                 "transfer", "transfer_capacity", "transfer_next_opponent", "transfer_on")
+
+    def __init__(self, rules: RuleSet, n_players: int, suit: tuple[int, ...],
+                 rank: tuple[int, ...], rank_mask: dict[int, int],
+                 beaters: tuple[tuple[int, ...], ...], team: tuple[int, ...]) -> None:
+        n_cards = len(suit)
+        seats = range(n_players)
+        cards = range(n_cards)
+        self.n_players: int = n_players
+        self.n_cards: int = n_cards
+        self.team: tuple[int, ...] = team
+        self.beaters: tuple[tuple[int, ...], ...] = beaters  # index: trump + 1
+        self.same_rank: tuple[int, ...] = tuple(rank_mask.get(rank[c], 0) if rank[c] >= 0
+                                                else 0 for c in cards)
+        self.order: tuple[tuple[int, ...], ...] = tuple(
+            tuple((s + k) % n_players for k in seats) for s in seats)
+        # knobs
+        self.throw_in: bool = rules.throw_in
+        self.after_take: bool = rules.throw_in_after_take
+        self.after_beat: bool = rules.throw_in_timing == "after_beat"
+        self.throw_by: int = _BY[rules.throw_in_by]
+        self.cap: bool = rules.defender_hand_cap
+        first, later = rules.first_bout_attack_limit, rules.bout_attack_limit
+        self.first_limit: int = NO_LIMIT if first is None else first
+        self.later_limit: int = NO_LIMIT if later is None else later
+        lead_cap = 1 if rules.lead_rule == "single" else NO_LIMIT
+        if rules.lead_max is not None:
+            lead_cap = min(lead_cap, rules.lead_max)
+        self.lead_cap: int = lead_cap
+        self.transfer_on: bool = rules.transfer
+        self.transfer_next_opponent: bool = rules.transfer_target == "next_active_opponent"
+        self.transfer_capacity: bool = rules.transfer_capacity_check
+        self.show_forward: bool = rules.transfer_by_showing == "forward"
+        self.attack_next_opponent: bool = rules.attack_target == "next_active_opponent"
+        self.hand_size: int = rules.hand_size
+        # refill order by (attacker, defender): the attacker, the others clockwise and the
+        # defender last, or everybody clockwise from the attacker
+        defender_last = rules.refill_order == "attacker_others_defender_last"
+        self.refill_order: tuple[tuple[tuple[int, ...], ...], ...] = tuple(
+            tuple(self.order[a] if not defender_last or d == a
+                  else tuple(s for s in self.order[a] if s != d) + (d,) for d in seats)
+            for a in seats)
+        self.team_last: bool = rules.loser_rule == "team_last"
+        self.pogony_sixes: bool = rules.pogony_sixes
+        self.pogony_max: int = rules.pogony_max
+        # actions
+        single = tuple((c,) for c in cards)
+
+        def per_card(kind: int) -> tuple[tuple[Action, ...], ...]:
+            return tuple(tuple(Action(kind, s, single[c]) for c in cards) for s in seats)
+
+        self.throw: tuple[tuple[Action, ...], ...] = per_card(THROW)
+        self.transfer: tuple[tuple[Action, ...], ...] = per_card(TRANSFER)
+        self.show: tuple[tuple[Action, ...], ...] = per_card(SHOW)
+        self.lead_single: tuple[tuple[Action, ...], ...] = per_card(LEAD)
+        self.take: tuple[Action, ...] = tuple(Action(TAKE, s) for s in seats)
+        self.pass_: tuple[Action, ...] = tuple(Action(PASS, s) for s in seats)
+        self.no_trump: tuple[Action, ...] = tuple(Action(NO_TRUMP, s) for s in seats)
+        self.deal_action: Action = Action(DEAL, CHANCE)
+        longest = max(self.first_limit, self.later_limit)
+        rows = min(longest if longest < NO_LIMIT else n_cards, _BEAT_ROWS_EAGER)
+        self.beat: tuple[tuple[tuple[Action, ...], ...], ...] = tuple(
+            tuple(tuple(Action(BEAT, s, single[c], i) for c in cards) for i in range(rows))
+            for s in seats)
+        # multi-card leads, by seat then card mask; filled as they come up
+        self.lead_combos: tuple[dict[int, Action], ...] = tuple({} for _ in seats)
