@@ -279,11 +279,11 @@ def summary(seats: Sequence[Seat]) -> dict[str, object]:
     table = next((s.result for s in seats if s.result is not None), None)
     state = table.state if table is not None else None
     result = state.result if state is not None else None
-    names = {}
-    if table is not None and state is not None:
-        for seat in seats:
-            if seat.result is not None:
-                names[seat.result.my_seat] = seat.node.name
+    names: dict[int, str] = {}
+    runner = next((s.node.runner for s in seats if s.node.runner is not None), None)
+    if table is not None and table.party_of_seat and runner is not None:
+        players = runner.start.players
+        names = {seat: players[party].name for seat, party in enumerate(table.party_of_seat)}
     return {
         "finished": result is not None,
         "durak": list(result.durak) if result else [],
