@@ -9,7 +9,8 @@ the peer why with an `Error` message before hanging up.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import contextlib
+from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
 
 import trio
@@ -124,20 +125,12 @@ async def _pump_handshake(conn: PeerConnection, stream: trio.abc.Stream) -> obje
         conn.receive_data(bytes(data))
 
 
-async def open_link(stream: trio.abc.Stream, identity: Identity, *, expected: PeerId | None,
-                    label: str, handshake_seconds: float = HANDSHAKE_TIMEOUT) -> Link:
-    """Initiator side: run the handshake and return the open link, or raise `PeerFault`."""
-    conn = PeerConnection(identity, Role.INITIATOR, expected_peer=expected, peer_label=label)
+@contextlib.asynccontextmanager
+async def _handshake(stream: trio.abc.Stream, label: str, seconds: float) -> AsyncIterator[None]:
+    """Every way a handshake can fail, as one `PeerFault` naming the peer; the stream closed."""
     try:
-        with trio.fail_after(handshake_seconds):
-            await stream.send_all(conn.send(StartHandshake()))
-            event = await _pump_handshake(conn, stream)
-            if isinstance(event, Error):
-                raise PeerFault(label, f"refused: {event.code.name} {event.detail}", event.code)
-            if not isinstance(event, HandshakeResponse):
-                raise PeerFault(label, f"unexpected handshake event {type(event).__name__}")
-            await stream.send_all(conn.send(AcceptHandshake()))
-            return Link(stream, conn, event.peer, f"{label} ({event.peer.fingerprint})")
+        with trio.fail_after(seconds):
+            yield
     except trio.TooSlowError as exc:
         await trio.aclose_forcefully(stream)
         raise PeerFault(label, "handshake timed out") from exc
@@ -147,6 +140,22 @@ async def open_link(stream: trio.abc.Stream, identity: Identity, *, expected: Pe
     except (trio.BrokenResourceError, trio.ClosedResourceError) as exc:
         await trio.aclose_forcefully(stream)
         raise PeerFault(label, "connection lost during the handshake") from exc
+
+
+async def open_link(stream: trio.abc.Stream, identity: Identity, *, expected: PeerId | None,
+                    label: str, handshake_seconds: float = HANDSHAKE_TIMEOUT) -> Link:
+    """Initiator side: run the handshake and return the open link, or raise `PeerFault`."""
+    conn = PeerConnection(identity, Role.INITIATOR, expected_peer=expected, peer_label=label)
+    async with _handshake(stream, label, handshake_seconds):
+        await stream.send_all(conn.send(StartHandshake()))
+        event = await _pump_handshake(conn, stream)
+        if isinstance(event, Error):
+            raise PeerFault(label, f"refused: {event.code.name} {event.detail}", event.code)
+        if not isinstance(event, HandshakeResponse):
+            raise PeerFault(label, f"unexpected handshake event {type(event).__name__}")
+        await stream.send_all(conn.send(AcceptHandshake()))
+        return Link(stream, conn, event.peer, f"{label} ({event.peer.fingerprint})")
+    raise AssertionError("unreachable")  # pragma: no cover (the block returns or raises)
 
 
 async def accept_link(stream: trio.abc.Stream, identity: Identity, *,
@@ -154,27 +163,18 @@ async def accept_link(stream: trio.abc.Stream, identity: Identity, *,
                       handshake_seconds: float = HANDSHAKE_TIMEOUT) -> Link:
     """Responder side. `admit(peer)` returns None to accept, or the reason for refusing."""
     conn = PeerConnection(identity, Role.RESPONDER, peer_label=label)
-    try:
-        with trio.fail_after(handshake_seconds):
-            event = await _pump_handshake(conn, stream)
-            if not isinstance(event, HandshakeRequest):
-                raise PeerFault(label, f"unexpected handshake event {type(event).__name__}")
-            refusal = admit(event.claimed_peer)
-            if refusal is not None:
-                await stream.send_all(conn.send(Error(ErrorCode.REFUSED, refusal[:200])))
-                await trio.aclose_forcefully(stream)
-                raise PeerFault(label, f"refused: {refusal}", ErrorCode.REFUSED)
-            await stream.send_all(conn.send(AcceptHandshake()))
-            event = await _pump_handshake(conn, stream)
-            if not isinstance(event, ChannelOpened):
-                raise PeerFault(label, f"unexpected handshake event {type(event).__name__}")
-            return Link(stream, conn, event.peer, f"{label} ({event.peer.fingerprint})")
-    except trio.TooSlowError as exc:
-        await trio.aclose_forcefully(stream)
-        raise PeerFault(label, "handshake timed out") from exc
-    except RemoteProtocolError as exc:
-        await trio.aclose_forcefully(stream)
-        raise PeerFault(label, exc.reason, exc.code) from exc
-    except (trio.BrokenResourceError, trio.ClosedResourceError) as exc:
-        await trio.aclose_forcefully(stream)
-        raise PeerFault(label, "connection lost during the handshake") from exc
+    async with _handshake(stream, label, handshake_seconds):
+        event = await _pump_handshake(conn, stream)
+        if not isinstance(event, HandshakeRequest):
+            raise PeerFault(label, f"unexpected handshake event {type(event).__name__}")
+        refusal = admit(event.claimed_peer)
+        if refusal is not None:
+            await stream.send_all(conn.send(Error(ErrorCode.REFUSED, refusal[:200])))
+            await trio.aclose_forcefully(stream)
+            raise PeerFault(label, f"refused: {refusal}", ErrorCode.REFUSED)
+        await stream.send_all(conn.send(AcceptHandshake()))
+        event = await _pump_handshake(conn, stream)
+        if not isinstance(event, ChannelOpened):
+            raise PeerFault(label, f"unexpected handshake event {type(event).__name__}")
+        return Link(stream, conn, event.peer, f"{label} ({event.peer.fingerprint})")
+    raise AssertionError("unreachable")  # pragma: no cover (the block returns or raises)

@@ -1,0 +1,60 @@
+"""In-process tables for node tests: nodes on a MemoryNetwork, one host, the others join,
+every node plays its seat with the player given."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from pathlib import Path
+
+import trio
+
+from p2p_durak.engine.presets import get_preset
+from p2p_durak.node.game import Player
+from p2p_durak.node.lobby import GameStart, TableConfig
+from p2p_durak.node.memnet import MemoryNetwork
+from p2p_durak.node.node import Node
+from p2p_durak.node.transport import Endpoint
+from p2p_durak.protocol.identity import Identity
+
+
+def make_nodes(network: MemoryNetwork, home: Path, n: int, seed: int = 0) -> list[Node]:
+    return [Node(Identity.from_seed(f"p{i}".encode().ljust(32, b"_")), f"p{i}", home / f"p{i}",
+                 network.listener(f"p{i}", 9000), network.dialer(f"p{i}"),
+                 advertised_host=f"p{i}", rng=random.Random(seed * 10 + i).randbytes)
+            for i in range(n)]
+
+
+async def seat_everyone(nodes: Sequence[Node], config: TableConfig) -> list[GameStart]:
+    """The first node hosts, the others join; returns each node's start."""
+    nodes[0].host_table(config)
+    starts: dict[int, GameStart] = {}
+
+    async def host() -> None:
+        starts[0] = await nodes[0].wait_for_start()
+
+    async def join(i: int) -> None:
+        starts[i] = await nodes[i].join(Endpoint(nodes[0].name, 9000))
+
+    async with trio.open_nursery() as lobby:
+        lobby.start_soon(host)
+        for i in range(1, len(nodes)):
+            lobby.start_soon(join, i)
+    return [starts[i] for i in range(len(nodes))]
+
+
+async def play_table(home: Path, players: Sequence[Player], preset: str = "app_podkidnoy",
+                     seed: int = 0, network: MemoryNetwork | None = None) -> list[Node]:
+    """A whole game at one table; returns the nodes (their runners hold the outcome)."""
+    network = network or MemoryNetwork()
+    nodes = make_nodes(network, home, len(players), seed)
+    config = TableConfig("test table", preset, get_preset(preset).rules, len(players))
+    async with trio.open_nursery() as nursery:
+        for node in nodes:
+            await nursery.start(node.serve)
+        starts = await seat_everyone(nodes, config)
+        async with trio.open_nursery() as games:
+            for node, start, player in zip(nodes, starts, players, strict=True):
+                games.start_soon(node.play, start, player)
+        nursery.cancel_scope.cancel()
+    return nodes
