@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from enum import IntEnum
-from typing import NamedTuple
+from typing import Final, NamedTuple
 
-CHANCE = -1
+CHANCE: Final = -1
 """The pseudo-seat that acts in chance phases (deal, reveals, lots): OpenSpiel's chance player."""
 
 
@@ -25,7 +25,18 @@ class Kind(IntEnum):
 
 
 # Module-level ints: the engine's hot paths compare these, not enum members.
-DEAL, REVEAL, LOT, CLAIM, NO_TRUMP, LEAD, THROW, BEAT, TRANSFER, SHOW, TAKE, PASS = range(12)
+DEAL: Final = 0
+REVEAL: Final = 1
+LOT: Final = 2
+CLAIM: Final = 3
+NO_TRUMP: Final = 4
+LEAD: Final = 5
+THROW: Final = 6
+BEAT: Final = 7
+TRANSFER: Final = 8
+SHOW: Final = 9
+TAKE: Final = 10
+PASS: Final = 11
 
 
 class Action(NamedTuple):

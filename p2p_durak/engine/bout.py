@@ -273,6 +273,8 @@ def on_lead(state: State, action: Action, ev: EventSink) -> State:
     cards = action.cards
     if not cards or len(set(cards)) != len(cards):
         raise IllegalAction(Reason.BAD_ACTION, "a lead needs distinct cards")
+    if any(cards[i] > cards[i + 1] for i in range(len(cards) - 1)):
+        raise IllegalAction(Reason.BAD_ACTION, "a lead lists its cards in ascending order")
     game = state.game
     for card in cards:
         check_card(state, seat, card)

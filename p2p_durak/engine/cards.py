@@ -12,6 +12,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from enum import IntEnum
 from functools import cached_property
+from typing import Final
 
 
 class Suit(IntEnum):
@@ -21,8 +22,8 @@ class Suit(IntEnum):
     HEARTS = 3
 
 
-NO_SUIT = -1
-NO_RANK = -1
+NO_SUIT: Final = -1
+NO_RANK: Final = -1
 
 SUIT_NAMES = ("spades", "clubs", "diamonds", "hearts")
 SUIT_SYMBOLS = ("♠", "♣", "♦", "♥")

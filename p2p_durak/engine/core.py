@@ -8,6 +8,8 @@ node's partial view to the same public state.
 
 from __future__ import annotations
 
+from typing import Final
+
 from p2p_durak.engine import actions as A
 from p2p_durak.engine import events as E
 from p2p_durak.engine.actions import CHANCE, Action
@@ -123,9 +125,35 @@ def step(state: State, action: Action) -> State:
     return _apply(state, action, None)
 
 
+# Kinds as bit masks, for the checks of an action's form.
+_CHANCE_KINDS: Final = (1 << A.DEAL) | (1 << A.REVEAL) | (1 << A.LOT)
+_NO_CARD_KINDS: Final = (1 << A.DEAL) | (1 << A.LOT) | (1 << A.NO_TRUMP) | (1 << A.TAKE) \
+    | (1 << A.PASS)
+_TARGET_KINDS: Final = (1 << A.BEAT) | (1 << A.LOT)
+
+
+def _check_form(action: Action, n_players: int) -> None:
+    """Refuse an action that no `legal_actions` list could hold whatever the state: a field its
+    kind does not use, or a seat that cannot act it. The log then has one wire form per move."""
+    kind, seat, cards, target = action
+    bit = 1 << kind if 0 <= kind < 12 else 0
+    if type(cards) is not tuple:
+        raise IllegalAction(Reason.BAD_ACTION, "the cards are a tuple")
+    if target != -1 and not bit & _TARGET_KINDS:
+        raise IllegalAction(Reason.BAD_ACTION, "only a beat and a lot have a target")
+    if cards and bit & _NO_CARD_KINDS:
+        raise IllegalAction(Reason.BAD_ACTION, "this action names no cards")
+    if bit & _CHANCE_KINDS:
+        if seat != CHANCE:
+            raise IllegalAction(Reason.NOT_YOUR_TURN, "only chance deals, reveals and draws lots")
+    elif not 0 <= seat < n_players:
+        raise IllegalAction(Reason.NOT_YOUR_TURN, f"there is no seat {seat}")
+
+
 def _apply(state: State, action: Action, ev: EventSink) -> State:
     if not isinstance(action, Action):
         raise IllegalAction(Reason.BAD_ACTION, repr(action))
+    _check_form(action, state.game.n_players)
     kind = action.kind
     phase = state.phase
     # The bout and the lead build their next state whole, its actors included.

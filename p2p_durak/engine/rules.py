@@ -281,6 +281,7 @@ IMPLEMENTED: dict[str, frozenset[Any]] = {
     "transfer_cards_per_action": frozenset({"1"}),
     "transfer_target": frozenset({"next_clockwise", "next_active_opponent"}),
     "transfer_by_showing": frozenset({"off", "forward"}),
+    "show_once_per_card_per_bout": frozenset({True}),
     "take_rule": frozenset({"all_table"}),
     "refill_rule": frozenset({"up_to_hand_size"}),
     "refill_order": frozenset({"attacker_others_defender_last", "attacker_then_clockwise"}),
@@ -369,6 +370,10 @@ def validate(rules: RuleSet, n_players: int | None = None) -> None:
                         "в командной игре ходят под соперника")
     if rules.loser_rule == "team_last" and rules.teams == "none":
         raise RuleError("loser_rule", "'team_last' needs teams", "«team_last» требует команд")
+    if rules.teams != "none" and rules.loser_rule != "team_last":
+        # with one team out nobody is left to attack, so the game could not go on
+        raise RuleError("loser_rule", "team play ends when a whole team is out: 'team_last'",
+                        "командная игра кончается, когда вышла вся команда: «team_last»")
     if n_players is not None:
         validate_players(rules, n_players)
 

@@ -11,14 +11,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import IntEnum
-from typing import NamedTuple
+from typing import Final, NamedTuple
 
 from p2p_durak.engine.cards import NO_SUIT, DeckSpec, Kind
 from p2p_durak.engine.rules import RuleSet
 from p2p_durak.engine.tables import GameTables
 
-UNKNOWN = -1
-NO_CARD = -2
+UNKNOWN: Final = -1
+NO_CARD: Final = -2
 
 
 class Phase(IntEnum):
@@ -32,7 +32,14 @@ class Phase(IntEnum):
     OVER = 7
 
 
-DEAL, REVEAL_TRUMP, CLAIM, LOT, LEAD, BOUT, REVEAL_HIDDEN, OVER = range(8)
+DEAL: Final = 0
+REVEAL_TRUMP: Final = 1
+CLAIM: Final = 2
+LOT: Final = 3
+LEAD: Final = 4
+BOUT: Final = 5
+REVEAL_HIDDEN: Final = 6
+OVER: Final = 7
 
 
 class Result(NamedTuple):

@@ -1,0 +1,132 @@
+"""Regression tests for engine bugs (the B-numbers of the bug list kept by the test battery).
+
+Each test plays the reproduction of a fixed bug and checks the fix: the action is refused with
+a reason (the state unchanged), or the rule set is refused by `validate`.
+"""
+
+from __future__ import annotations
+
+import pytest
+from engine_support import Table
+
+from p2p_durak.engine import (
+    CHANCE,
+    Action,
+    IllegalAction,
+    Reason,
+    RuleError,
+    legal_actions,
+    make_game,
+    new_game,
+    state_hash,
+    step,
+    validate,
+)
+from p2p_durak.engine import actions as A
+from p2p_durak.engine.presets import get_preset
+
+
+def _refused(table: Table, action: Action) -> Reason:
+    return table.refuse(action).reason
+
+
+def _bout() -> Table:
+    """Seat 0 leads 7♠ to seat 1; trump ♦."""
+    t = Table("app_podkidnoy", ["7♠ 7♣ 8♥ 9♥ 10♥ J♥", "7♦ 8♠ 9♠ 10♠ K♥ A♥"], trump="6♦",
+              first_attacker=0)
+    t.setup()
+    return t
+
+
+# ---- B1: only the canonical form of a legal action is applied -------------------------------
+
+def test_b1_an_unsorted_lead_is_refused() -> None:
+    t = _bout()
+    pair = tuple(sorted(t.cs("7♠ 7♣")))
+    assert Action(A.LEAD, 0, pair) in legal_actions(t.state, 0)
+    assert _refused(t, Action(A.LEAD, 0, pair[::-1])) is Reason.BAD_ACTION
+    t.do("0 lead 7♠ 7♣")
+    assert t.state.table == pair
+
+
+@pytest.mark.parametrize("kind", [A.LEAD, A.THROW, A.TRANSFER, A.SHOW, A.CLAIM, A.TAKE,
+                                  A.PASS, A.NO_TRUMP])
+def test_b1_a_target_on_an_action_that_has_none_is_refused(kind: int) -> None:
+    t = _bout()
+    assert _refused(t, Action(kind, 0, (t.c("7♠"),), 3)) is Reason.BAD_ACTION
+
+
+def test_b1_cards_on_an_action_that_names_none_are_refused() -> None:
+    t = _bout()
+    t.do("0 lead 7♠")
+    for action in (Action(A.TAKE, 1, (t.c("7♦"),)), Action(A.PASS, 0, (t.c("7♣"),))):
+        assert _refused(t, action) is Reason.BAD_ACTION
+    game = make_game(get_preset("app_podkidnoy").rules, 2, 0)
+    fresh = new_game(game, list(range(game.n_cards)))
+    with pytest.raises(IllegalAction) as caught:
+        step(fresh, Action(A.DEAL, CHANCE, (0,)))
+    assert caught.value.reason is Reason.BAD_ACTION
+
+
+def test_b1_cards_must_be_a_tuple() -> None:
+    t = _bout()
+    cards: object = [t.c("7♠")]
+    assert _refused(t, Action(A.LEAD, 0, cards)) is Reason.BAD_ACTION  # type: ignore[arg-type]
+
+
+def test_b1_the_canonical_forms_are_still_applied() -> None:
+    t = _bout()
+    t.do("0 lead 7♠", "1 beat 8♠ on 7♠", "0 throw 7♣", "1 take", "0 pass")
+    assert t.state.bout == 1
+
+
+# ---- B2: chance actions come only from chance; player actions only from a seat --------------
+
+def test_b2_chance_actions_from_a_seat_are_refused() -> None:
+    game = make_game(get_preset("app_podkidnoy").rules, 2, 0)
+    order = list(range(game.n_cards))
+    state = new_game(game, order)
+    for seat in (0, 1):
+        with pytest.raises(IllegalAction) as caught:
+            step(state, Action(A.DEAL, seat))
+        assert caught.value.reason is Reason.NOT_YOUR_TURN
+    state = step(state, A.deal())
+    with pytest.raises(IllegalAction) as caught:
+        step(state, Action(A.REVEAL, 1, (order[12],)))
+    assert caught.value.reason is Reason.NOT_YOUR_TURN
+    assert step(state, A.reveal(order[12])).trump == game.suit[order[12]]
+
+
+@pytest.mark.parametrize("seat", [CHANCE, -5, 2, 99])
+def test_b2_a_player_action_from_no_seat_is_refused_not_a_crash(seat: int) -> None:
+    """A pass or throw from seat -1 used to raise ValueError (a negative shift)."""
+    t = _bout()
+    t.do("0 lead 7♠")
+    before = state_hash(t.state)
+    for action in (Action(A.PASS, seat), Action(A.THROW, seat, (t.c("7♣"),)),
+                   Action(A.TAKE, seat)):
+        assert _refused(t, action) is Reason.NOT_YOUR_TURN
+    assert state_hash(t.state) == before
+
+
+# ---- B3: a knob value the engine does not play is refused -----------------------------------
+
+def test_b3_showing_a_trump_again_is_pending() -> None:
+    rules = get_preset("app_perevod_pokazom").rules
+    validate(rules, 2)
+    with pytest.raises(RuleError) as caught:
+        validate(rules.with_options(show_once_per_card_per_bout=False), 2)
+    assert caught.value.knob == "show_once_per_card_per_bout"
+
+
+# ---- B4: team play needs the team rule for the loser -----------------------------------------
+
+def test_b4_teams_without_team_last_are_refused() -> None:
+    """With `last_with_cards` a game of teams went on after one team was out, a seat
+    attacking itself (nobody left to attack)."""
+    rules = get_preset("app_komandy").rules
+    validate(rules, 4)
+    with pytest.raises(RuleError) as caught:
+        validate(rules.with_options(loser_rule="last_with_cards"), 4)
+    assert caught.value.knob == "loser_rule"
+    assert caught.value.message_ru
