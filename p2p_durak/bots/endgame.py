@@ -1,7 +1,7 @@
 """Exact endgame search: alpha-beta with a transposition table over fully known positions.
 
-Once the stock is empty and every hand is known — always so heads-up, where the opponent's
-hand is exactly the unseen cards — the rest of the game has perfect information. The solver
+Once no card is unseen but in one other hand — heads-up, as soon as the stock is empty or
+down to its face-up trump card — the rest of the game has perfect information. The solver
 plays it out with the same turn model as the simulations (`priority_actor`: the defender
 answers, then the throwers throw or pass) and scores each position for `root`'s side: 1 when
 it is not the durak, ½ for a draw, 0 when it is. With more than two seats the other seats are
@@ -45,8 +45,8 @@ class EndgameSolver:
 
     def solve(self, state: State) -> tuple[float, Action | None] | None:
         """(value, best action of the seat to move) or None when the budget ran out."""
-        if not state.is_full or state.stock:
-            raise ValueError("the endgame solver needs a full state with an empty stock")
+        if not state.is_full:
+            raise ValueError("the endgame solver needs a full state")
         try:
             value = self._search(state, 0.0, 1.0)
         except OutOfBudget:
@@ -146,8 +146,8 @@ def _ordered(state: State, seat: int, options: tuple[Action, ...],
 
 
 def _key(state: State) -> Hashable:
-    # Everything the rest of a stock-less game depends on; the first bout's lower limit
-    # is the only way the bout number matters.
-    return (state.phase, state.hands, state.table, state.covers, state.attacker,
+    # Everything the rest of a game with a known stock depends on; the first bout's lower
+    # limit is the only way the bout number matters.
+    return (state.phase, state.hands, state.stock, state.table, state.covers, state.attacker,
             state.defender, state.taking, state.passed, state.shown, state.out,
             state.bout == 0, state.trump, state.hidden_trump, state.reveal_card)

@@ -1,12 +1,14 @@
-"""The hard bot: card accounting, information-set MCTS, and an exact endgame.
+"""The hard bot: card accounting, determinized search, and an exact endgame.
 
 Each decision (the only legal move aside) first checks whether the deal is known exactly —
-the stock empty and at most one other hand hiding cards, as always heads-up — and then solves
-the rest of the game with `EndgameSolver` (alpha-beta, transposition table), within part of the
-budget. If that proves a win or a draw, it plays the proving move. Otherwise — unknown cards,
-a lost position against perfect play, or a search too big for the budget — it runs ISMCTS over
-deals sampled from its `Knowledge`, with heuristic playouts, until the time budget (1 s by
-default) or the iteration cap, and plays the most visited move.
+no unknown stock card and at most one other hand hiding cards, as heads-up once the stock is
+empty or down to its face-up trump card — and then solves the rest of the game with
+`EndgameSolver` (alpha-beta, transposition table) within part of the budget. If that proves a
+win or a draw, it plays the proving move. Otherwise — unknown cards, a position lost against
+perfect play, or a search too big for the budget — it searches over deals sampled from its
+`Knowledge` until the time budget (1 s by default) or the iteration cap: by default the paired
+rollout search (`rollout.py`: every option played out on the same deals, the heuristic's
+choice kept unless another is clearly better), or information-set MCTS (`search.py`).
 """
 
 from __future__ import annotations
@@ -79,8 +81,9 @@ class HardBot(MemoryBot):
         return result.action
 
     def known_deal(self, view: State) -> State | None:
-        """The one deal consistent with the view, when the cards left are all accounted for."""
-        if view.stock or view.hidden_trump == UNKNOWN:
+        """The one deal consistent with the view, when the cards left are all accounted for:
+        no unknown stock card, and at most one other hand hiding cards."""
+        if UNKNOWN in view.stock or view.hidden_trump == UNKNOWN:
             return None
         if sum(1 for s, h in enumerate(view.hidden) if h and s != self.seat) > 1:
             return None

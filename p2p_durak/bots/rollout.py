@@ -53,8 +53,12 @@ def rollout_search(seat: int, options: tuple[Action, ...], default: Action,
         deal = sample(rng)
         rewards: dict[Action, float] = {}
         for action in alive:
+            if deals and time.perf_counter() >= deadline:
+                break  # a deal is only counted whole
             rewards[action] = playout(step(deal, action), seat, style)
             playouts += 1
+        if len(rewards) < len(alive):
+            break
         deals += 1
         base = rewards[default]
         for action, reward in rewards.items():
