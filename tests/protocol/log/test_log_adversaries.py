@@ -6,6 +6,8 @@ from __future__ import annotations
 from dataclasses import replace
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from p2p_durak.engine import actions as A
 from p2p_durak.protocol.codec import sha256
@@ -265,3 +267,33 @@ def test_illegal_action_is_rejected_naming_its_author() -> None:
                    for r in peer.rejected), peer.rejected
     assert [p.log.seq for p in sim.peers] == seqs
     finish(sim)
+
+
+ADVERSARIES = (Equivocator, Liar, PhantomAcker, LeakyPhantomAcker, ForgingSequencer,
+               ReplayingSequencer, UnfairSequencer, Censor)
+
+
+@pytest.mark.slow
+@settings(derandomize=True, max_examples=10, deadline=None,
+          suppress_health_check=[HealthCheck.too_slow])
+@given(
+    cls=st.sampled_from(ADVERSARIES),
+    n=st.integers(3, 6),
+    bad=st.integers(0, 5),
+    seed=st.integers(0, 1 << 16),
+    delay=st.sampled_from([0, 20, 100]),
+    drop=st.sampled_from([0.0, 0.2]),
+    dup=st.sampled_from([0.0, 0.3]),
+)
+def test_misbehaviour_over_a_faulty_network_never_forks_nor_blames_the_honest(
+    cls: type[Peer], n: int, bad: int, seed: int, delay: int, drop: float, dup: float
+) -> None:
+    bad %= n
+    plan = Plan(seed=seed, max_delay_ms=delay, drop=drop, dup=dup, think_ms=20)
+    sim = Sim(n, plan, peer_class={bad: cls})
+    sim.peers[bad].honest = False
+    sim.run(until_ms=120_000, max_entries=80)
+    for peer in sim.honest():
+        if peer.halted is not None:
+            assert peer.halted.seat == bad, (peer.seat, peer.halted)
+    sim.check_agreement()

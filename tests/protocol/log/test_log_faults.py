@@ -61,6 +61,7 @@ def test_honest_players_agree_under_network_faults(case: tuple[int, Plan]) -> No
     run_and_check(*case)
 
 
+@pytest.mark.slow
 def test_restart_from_an_empty_journal_replays_the_whole_log() -> None:
     """A player that comes back with nothing catches up over more entries than one catch-up
     response holds (seed 21 plays 270 entries; a response holds at most 249)."""

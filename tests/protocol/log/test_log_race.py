@@ -90,5 +90,5 @@ def test_racing_throw_ins_converge_under_faults(
     state = assert_converged(sim)
     assert 2 <= len(state.table) <= 5
     sim.resume_bots()  # and the rest of the game, with the limits checked at every commit
-    sim.run(max_entries=90)
+    sim.run(max_entries=50)
     assert_converged(sim)

@@ -16,6 +16,7 @@ from p2p_durak.protocol.codec import sha256
 from p2p_durak.protocol.engine_machine import EngineMachine, action_bytes
 from p2p_durak.protocol.envelope import Envelope, decode_envelope
 from p2p_durak.protocol.errors import LocalProtocolError
+from p2p_durak.protocol.identity import Identity
 from p2p_durak.protocol.log import LogConfig, OrderingLog
 from p2p_durak.protocol.log_chain import EntryFault, check_entry, fairness_key, read_item
 from p2p_durak.protocol.log_effects import (
@@ -485,3 +486,29 @@ def test_config_bounds() -> None:
         LogConfig(resend_ms=100, omit_ms=150)
     with pytest.raises(LocalProtocolError):
         LogConfig(omit_ms=3_000, censor_ms=2_000)
+
+
+def test_envelope_by_a_stranger_is_dropped() -> None:
+    wire, now = race_logs()
+    log = wire.logs[0]
+    stranger = Identity.from_seed(sha256(b"not at this table"))
+    intent = Intent(GAME_ID, 3, log.counters[3] + 1, log.seq, action_bytes(throw(3)))
+    effects = log.receive(3, Envelope.seal(stranger, GAME_ID, intent).encode(), now)
+    (dropped,) = effects
+    assert isinstance(dropped, Dropped)
+    assert (dropped.from_seat, dropped.author) == (3, None)
+
+
+def test_decoded_messages_are_accepted_like_bytes() -> None:
+    """The channel hands the node decoded messages; the log takes them as they are."""
+    wire, now = race_logs()
+    for seat in THROWS:
+        _, effects = wire.logs[seat].submit(action_bytes(throw(seat)), now)
+        for effect in effects:
+            assert isinstance(effect, Broadcast)
+            for dst in range(6):
+                if dst != seat:
+                    wire.post(dst, wire.logs[dst].receive(seat, effect.message, now))
+    wire.flush(now)
+    assert len({(log.seq, log.state_hash) for log in wire.logs}) == 1
+    assert len(wire.logs[0].state.table) == 5
