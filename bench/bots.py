@@ -61,7 +61,7 @@ def playout_rate(seconds: float) -> float:
             if seat == CHANCE:
                 action = chance_outcome(state) or legal_actions(state, CHANCE)[0]
             else:
-                action = heuristic_action(state, seat, legal_actions(state, seat), state.hands)
+                action = heuristic_action(state, seat, None, state.hands)
             state = step(state, action)
         games += 1
     return games / (time.perf_counter() - start)
@@ -72,10 +72,12 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=20)
     parser.add_argument("--budget", type=float, default=1.0)
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--clock", choices=("wall", "cpu"), default="wall")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
     rules = get_preset("app_podkidnoy").rules
     hard_times: list[float] = []
+    hard_cpu: list[float] = []
     medium_times: list[float] = []
     iterations: dict[str, list[int]] = {}
     solved = searched = 0
@@ -85,18 +87,20 @@ def main() -> None:
         deck = list(range(game.n_cards))
         rng.shuffle(deck)
         hard_seat = g % 2
-        hard = HardBot(hard_seat, random.Random(rng.getrandbits(64)), budget=args.budget)
+        hard = HardBot(hard_seat, random.Random(rng.getrandbits(64)), budget=args.budget,
+                       clock=args.clock)
         medium = MediumBot(1 - hard_seat, random.Random(rng.getrandbits(64)))
         bots = [hard, medium] if hard_seat == 0 else [medium, hard]
         table = LocalTable(game, deck, bots, rng)
 
-        def record(seat: int, seconds: float, table: LocalTable = table,
+        def record(seat: int, seconds: float, cpu_seconds: float, table: LocalTable = table,
                    hard: HardBot = hard) -> None:
             nonlocal solved, searched
             if seat != hard.seat:
                 medium_times.append(seconds)
                 return
             hard_times.append(seconds)
+            hard_cpu.append(cpu_seconds)
             if hard.last is None:
                 solved += 1
             else:
@@ -112,6 +116,7 @@ def main() -> None:
         "machine": {"python": platform.python_version(), "cpu": _cpu(), "cores_used": 1},
         "games": args.games, "budget": args.budget,
         "hard_seconds": percentiles(hard_times),
+        "hard_cpu_seconds": percentiles(hard_cpu),
         "medium_seconds": percentiles(medium_times),
         "hard_exact_endgame_decisions": solved, "hard_search_decisions": searched,
         "hard_iterations_by_stock": {k: {"n": len(v), "median": sorted(v)[len(v) // 2]}

@@ -41,7 +41,8 @@ class GameRecord:
     draw: bool
     aborted: bool
     seat_actions: int
-    decision_times: dict[str, list[float]]  # level -> seconds per decision with a choice
+    decision_times: dict[str, list[float]]  # level -> wall seconds per decision with a choice
+    decision_cpu: dict[str, list[float]]  # level -> CPU seconds of the same decisions
 
 
 def play_spec(spec: GameSpec) -> GameRecord:
@@ -58,12 +59,18 @@ def play_spec(spec: GameSpec) -> GameRecord:
             for seat, level in enumerate(spec.seat_levels)]
     table = LocalTable(game, deck, bots, random.Random(deal_rng.getrandbits(64)))
     times: dict[str, list[float]] = {}
-    table.on_decision = lambda seat, seconds: times.setdefault(
-        spec.seat_levels[seat], []).append(seconds)
+    cpu: dict[str, list[float]] = {}
+
+    def record(seat: int, seconds: float, cpu_seconds: float) -> None:
+        times.setdefault(spec.seat_levels[seat], []).append(seconds)
+        cpu.setdefault(spec.seat_levels[seat], []).append(cpu_seconds)
+
+    table.on_decision = record
     played = table.play(spec.max_seat_actions)
     result = played.final.result
     return GameRecord(spec.seat_levels, () if result is None else result.durak,
-                      bool(result and result.draw), played.aborted, played.seat_actions, times)
+                      bool(result and result.draw), played.aborted, played.seat_actions, times,
+                      cpu)
 
 
 @dataclass
@@ -104,6 +111,7 @@ class ArenaReport:
     elo: list[float]
     elo_ci95: list[tuple[float, float]]
     decision_times: dict[str, list[float]] = field(repr=False)
+    decision_cpu: dict[str, list[float]] = field(repr=False)
     seconds: float = 0.0
     hard_options: dict[str, Any] = field(default_factory=dict)
 
@@ -118,6 +126,8 @@ class ArenaReport:
                          for lv, (lo, hi) in zip(self.levels, self.elo_ci95, strict=True)},
             "decision_seconds": {lv: _percentiles(ts) for lv, ts in
                                  sorted(self.decision_times.items())},
+            "decision_cpu_seconds": {lv: _percentiles(ts) for lv, ts in
+                                     sorted(self.decision_cpu.items())},
             "seconds": round(self.seconds, 1),
         }
 
@@ -178,6 +188,7 @@ def run_arena(levels: Sequence[str], games: int, seed: int, *, preset: str = "ap
     pairs = [PairStats(a, b) for i, a in enumerate(levels) for b in levels[i + 1:]]
     decided: list[tuple[int, int, int]] = []
     times: dict[str, list[float]] = {}
+    cpu: dict[str, list[float]] = {}
     start = time.perf_counter()
     if workers <= 1:
         records = [play_spec(spec) for _, spec in specs]
@@ -189,6 +200,8 @@ def run_arena(levels: Sequence[str], games: int, seed: int, *, preset: str = "ap
         stats.games += 1
         for level, ts in record.decision_times.items():
             times.setdefault(level, []).extend(ts)
+        for level, ts in record.decision_cpu.items():
+            cpu.setdefault(level, []).extend(ts)
         if record.aborted:
             stats.aborted += 1
             continue
@@ -207,6 +220,6 @@ def run_arena(levels: Sequence[str], games: int, seed: int, *, preset: str = "ap
     bt = bradley_terry(len(levels), [(levels.index(p.a), levels.index(p.b), p.wins_a, p.wins_b)
                                      for p in pairs])
     ci = bootstrap_elo(len(levels), decided, seed=seed)
-    return ArenaReport(preset, players, games, seed, levels, pairs, bt, ci, times,
+    return ArenaReport(preset, players, games, seed, levels, pairs, bt, ci, times, cpu,
                        time.perf_counter() - start, hard_options)
 

@@ -17,7 +17,7 @@ node budget and an optional deadline and gives up (returns None) rather than run
 from __future__ import annotations
 
 import time
-from collections.abc import Hashable
+from collections.abc import Callable, Hashable
 
 from p2p_durak.bots.base import outcome, priority_actor
 from p2p_durak.bots.heuristic import heuristic_action
@@ -35,10 +35,12 @@ class EndgameSolver:
     """Solve fully known positions for `root`'s side."""
 
     def __init__(self, root: int, node_limit: int = 200_000,
-                 deadline: float | None = None) -> None:
+                 deadline: float | None = None,
+                 clock: Callable[[], float] = time.perf_counter) -> None:
         self.root = root
         self.node_limit = node_limit
         self.deadline = deadline
+        self.clock = clock
         self.nodes = 0
         self.table: dict[Hashable, tuple[float, int, Action | None]] = {}
         self._path: set[Hashable] = set()
@@ -77,7 +79,7 @@ class EndgameSolver:
         self.nodes += 1
         if self.nodes > self.node_limit or (
                 self.deadline is not None and not self.nodes & 255
-                and time.perf_counter() > self.deadline):
+                and self.clock() > self.deadline):
             raise OutOfBudget
         seat = priority_actor(state)
         if seat == CHANCE:  # a reveal of the потайной card: determined in a full state

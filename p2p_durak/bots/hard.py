@@ -29,6 +29,10 @@ DEFAULT_BUDGET = 1.0
 
 PLAYOUT_STYLE = Style()
 
+CLOCKS = {"wall": time.perf_counter, "cpu": time.process_time}
+"""What the budget measures: wall time (play), or this process's CPU time (the arena on a
+busy machine: "one second of one core" whatever else runs)."""
+
 
 class HardBot(MemoryBot):
     level = "hard"
@@ -36,7 +40,7 @@ class HardBot(MemoryBot):
     def __init__(self, seat: int, rng: random.Random, budget: float = DEFAULT_BUDGET,
                  iterations: int = 1_000_000, endgame_nodes: int = 200_000,
                  endgame_share: float = 0.5, playout_memory: bool = True,
-                 search: str = "rollout", z: float = 1.0) -> None:
+                 search: str = "rollout", z: float = 1.0, clock: str = "wall") -> None:
         super().__init__(seat, rng)
         if budget <= 0 or iterations < 1:
             raise ValueError("the hard bot needs a positive time budget and iteration cap")
@@ -49,12 +53,15 @@ class HardBot(MemoryBot):
             raise ValueError(f"unknown search {search!r}")
         self.search = search
         self.z = z
+        if clock not in CLOCKS:
+            raise ValueError(f"unknown clock {clock!r} (wall or cpu)")
+        self.clock = CLOCKS[clock]
         self.last_rollout: RolloutResult | None = None
         self.last: SearchResult | None = None  # the last search, for benchmarks and tests
         self.last_solved: float | None = None  # the last exact endgame value, if any
 
     def decide(self, view: State, options: tuple[Action, ...]) -> Action:
-        start = time.perf_counter()
+        start = self.clock()
         # the search must stop a little early: deciding also costs sampling and bookkeeping
         deadline = start + self.budget * 0.92
         self.last, self.last_solved = None, None
@@ -71,12 +78,12 @@ class HardBot(MemoryBot):
             rolled = rollout_search(self.seat, options, default,
                                     lambda rng: determinize(view, knowledge, rng), self.rng,
                                     deadline=deadline, max_iterations=self.iterations,
-                                    style=PLAYOUT_STYLE, z=self.z)
+                                    style=PLAYOUT_STYLE, z=self.z, clock=self.clock)
             self.last_rollout = rolled
             return rolled.action
         result = ismcts(view, self.seat, options, lambda rng: determinize(view, knowledge, rng),
                         self.rng, deadline=deadline, max_iterations=self.iterations,
-                        style=PLAYOUT_STYLE, memory=self.playout_memory)
+                        style=PLAYOUT_STYLE, memory=self.playout_memory, clock=self.clock)
         self.last = result
         return result.action
 
@@ -90,7 +97,7 @@ class HardBot(MemoryBot):
         return determinize(view, self.memory, self.rng)
 
     def _solve(self, state: State, options: tuple[Action, ...], deadline: float) -> Action | None:
-        solver = EndgameSolver(self.seat, self.endgame_nodes, deadline)
+        solver = EndgameSolver(self.seat, self.endgame_nodes, deadline, self.clock)
         guess = heuristic_action(state, self.seat, options, state.hands, PLAYOUT_STYLE)
         ordered = [guess] + [a for a in options if a != guess]
         best, best_value = None, -1.0

@@ -1,9 +1,11 @@
 """Heuristic play: the cheapest card that does the job, trumps kept.
 
-`heuristic_action` picks one of the legal options. Without card memory (`possible=None`) it is
-the easy bot. Given `possible` — per seat, the mask of cards that seat may still hold — it also
-leads and throws in what the defender cannot beat, which is how the medium bot uses its card
-accounting and how the search's playouts play a determinized (fully known) deal.
+`heuristic_action` picks the seat's move from its hand, the table and the rules, without
+listing the legal actions first (the search's playouts call it tens of thousands of times a
+second); given the legal options it returns one of them. Without card memory
+(`possible=None`) it is the easy bot. Given `possible` — per seat, the mask of cards that seat
+may still hold — it also leads and throws in what the defender cannot beat, which is how the
+medium bot uses its card accounting and how the playouts play a determinized (known) deal.
 """
 
 from __future__ import annotations
@@ -11,10 +13,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from p2p_durak.bots.features import TRUMP_BONUS, card_values, cheapest
-from p2p_durak.engine import UNKNOWN, Action, State
-from p2p_durak.engine.actions import BEAT, PASS, SHOW, TAKE, THROW, TRANSFER
-from p2p_durak.engine.state import BOUT, LEAD
+from p2p_durak.bots.features import TRUMP_BONUS, bits, card_values, cheapest, trump_mask
+from p2p_durak.engine import UNKNOWN, Action, IllegalAction, State, legal_actions, step
+from p2p_durak.engine.actions import BEAT, LEAD, PASS, SHOW, TAKE, THROW, TRANSFER
+from p2p_durak.engine.bout import max_lead
+from p2p_durak.engine.state import BOUT
+from p2p_durak.engine.state import LEAD as PHASE_LEAD
 
 
 @dataclass(frozen=True)
@@ -33,53 +37,64 @@ class Style:
 EASY = Style()
 
 
-def heuristic_action(state: State, seat: int, options: Sequence[Action],
+def heuristic_action(state: State, seat: int, options: Sequence[Action] | None = None,
                      possible: Sequence[int] | None = None, style: Style = EASY) -> Action:
-    """One of `options` (the seat's legal actions, non-empty)."""
-    if len(options) == 1:
-        return options[0]
-    if state.phase == LEAD:
-        return _lead(state, options, possible, style)
-    if state.phase == BOUT:
+    """The heuristic's move for `seat`, which must be able to act. With `options` (the seat's
+    legal actions) the move is one of them; without, it is built from the state, legal for
+    a seat `priority_actor` names."""
+    phase = state.phase
+    if phase == PHASE_LEAD:
+        action = _lead(state, seat, possible, style)
+    elif phase == BOUT:
         if seat == state.defender:
-            return _defend(state, seat, options, possible, style)
-        return _throw(state, seat, options, possible, style)
-    return options[0]  # claims: the one lowest trump the hand holds
+            action = _defend(state, seat, options, style)
+        else:
+            action = _throw(state, seat, possible, style)
+    else:  # claims: the one lowest trump the hand holds
+        return (options or legal_actions(state, seat))[0]
+    if options is not None and action not in options:
+        # a rule this heuristic does not model refused its move: the first legal one instead
+        return options[0]
+    return action
 
 
-def _lead(state: State, options: Sequence[Action], possible: Sequence[int] | None,
-          style: Style) -> Action:
+def _lead(state: State, seat: int, possible: Sequence[int] | None, style: Style) -> Action:
     game = state.game
     values = card_values(game, state.trump)
     beaters = game.beaters(state.trump)
+    trumps = trump_mask(game, state.trump)
+    hand = state.hands[seat]
     stock = len(state.stock)
+    cap = max_lead(state)
     defence = possible[state.defender] if possible is not None else -1
     unbeatable_bonus = style.endgame_unbeatable_bonus if not stock else \
         style.unbeatable_lead_bonus
     trump_penalty = 40.0 if stock else 0.0
-    best, best_score = options[0], float("inf")
-    for action in options:
-        cards = action.cards
-        top = 0
-        trumps = False
-        unbeatable = possible is not None
-        for card in cards:
-            value = values[card]
-            if value > top:
-                top = value
-            if value >= TRUMP_BONUS:
-                trumps = True
-            if unbeatable and beaters[card] & defence:
-                unbeatable = False
-        # Low cards first, several of a rank together; trumps only when nothing else is left.
-        score = 2.0 * top - 1.5 * (len(cards) - 1)
-        if trumps:
-            score += trump_penalty
-        if unbeatable:
-            score -= unbeatable_bonus
-        if score < best_score:
-            best, best_score = action, score
-    return best
+    best: tuple[int, ...] = ()
+    best_score = float("inf")
+    rest = hand
+    while rest:
+        group = hand & game.rank_mask[game.rank[(rest & -rest).bit_length() - 1]]
+        rest &= ~group
+        plain = group & ~trumps
+        if plain:
+            candidates = [bits(plain)[:cap]]
+            extra = 0.0
+        else:
+            candidates = [bits(group)[:1]]
+            extra = trump_penalty
+        if possible is not None:
+            sure = [c for c in candidates[0] if not beaters[c] & defence]
+            if sure and len(sure) < len(candidates[0]):
+                candidates.append(sure)
+        for cards in candidates:
+            # Low cards first, several of a rank together; trumps only when nothing else is left.
+            score = 2.0 * values[cards[0]] - 1.5 * (len(cards) - 1) + extra
+            if possible is not None and all(not beaters[c] & defence for c in cards):
+                score -= unbeatable_bonus
+            if score < best_score:
+                best, best_score = tuple(cards), score
+    return Action(LEAD, seat, best)
 
 
 def defence_plan(state: State, seat: int) -> dict[int, int] | None:
@@ -102,31 +117,28 @@ def defence_plan(state: State, seat: int) -> dict[int, int] | None:
     return plan
 
 
-def _defend(state: State, seat: int, options: Sequence[Action],
-            possible: Sequence[int] | None, style: Style) -> Action:
+def _defend(state: State, seat: int, options: Sequence[Action] | None,
+            style: Style) -> Action:
     game = state.game
     values = card_values(game, state.trump)
-    take: Action | None = None
-    transfers: list[Action] = []
-    for action in options:
-        if action.kind == SHOW:
-            return action  # a shown trump stays in hand: the attack moves on for free
-        if action.kind == TRANSFER:
-            transfers.append(action)
-        elif action.kind == TAKE:
-            take = action
-    transfer = min(transfers, key=lambda a: values[a.cards[0]]) if transfers else None
+    take = Action(TAKE, seat)
+    transfer: Action | None = None
+    if game.rules.transfer and not state.taking and all(c == UNKNOWN for c in state.covers):
+        # the transfer window: the engine knows the capacity and showing rules
+        for action in options if options is not None else legal_actions(state, seat):
+            if action.kind == SHOW:
+                return action  # a shown trump stays in hand: the attack moves on for free
+            if action.kind == TRANSFER and (
+                    transfer is None or values[action.cards[0]] < values[transfer.cards[0]]):
+                transfer = action
     plan = defence_plan(state, seat)
     if plan is None:
-        if transfer is not None:
-            return transfer
-        assert take is not None
-        return take
+        return transfer if transfer is not None else take
     top = max(values[c] for c in plan.values())
     if transfer is not None and values[transfer.cards[0]] <= top \
             and values[transfer.cards[0]] < TRUMP_BONUS:
         return transfer
-    if (take is not None and top >= TRUMP_BONUS + style.keep_trump_rank - game.deck.lowest_rank
+    if (top >= TRUMP_BONUS + style.keep_trump_rank - game.deck.lowest_rank
             and len(state.stock) >= style.keep_trump_stock
             and len(state.table) <= style.keep_trump_table):
         return take
@@ -134,20 +146,16 @@ def _defend(state: State, seat: int, options: Sequence[Action],
     return Action(BEAT, seat, (plan[index],), index)
 
 
-def _throw(state: State, seat: int, options: Sequence[Action],
-           possible: Sequence[int] | None, style: Style) -> Action:
+def _throw(state: State, seat: int, possible: Sequence[int] | None, style: Style) -> Action:
     game = state.game
     values = card_values(game, state.trump)
     beaters = game.beaters(state.trump)
     stock = len(state.stock)
     defence = possible[state.defender] if possible is not None else -1
     limit = style.dump_max_rank if state.taking else style.throw_max_rank
-    best: Action | None = None
+    best = -1
     best_score = float("inf")
-    for action in options:
-        if action.kind != THROW:
-            continue
-        card = action.cards[0]
+    for card in bits(state.hands[seat] & state.table_ranks):
         trump = values[card] >= TRUMP_BONUS
         score = float(values[card])
         ok = not trump and (stock == 0 or game.rank[card] <= limit)
@@ -156,7 +164,17 @@ def _throw(state: State, seat: int, options: Sequence[Action],
             ok = not trump or stock == 0
             score -= 20.0
         if ok and score < best_score:
-            best, best_score = action, score
-    if best is not None:
-        return best
+            best, best_score = card, score
+    if best >= 0:
+        return Action(THROW, seat, (best,))
     return Action(PASS, seat)
+
+
+def play(state: State, action: Action, seat: int, style: Style = EASY) -> State:
+    """`step` with a move built by `heuristic_action` without options; should a rule the
+    heuristic does not model refuse it, the move is chosen again from the legal list."""
+    try:
+        return step(state, action)
+    except IllegalAction:
+        options = legal_actions(state, seat)
+        return step(state, heuristic_action(state, seat, options, state.hands, style))

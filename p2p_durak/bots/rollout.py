@@ -19,7 +19,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from p2p_durak.bots.base import outcome, priority_actor
-from p2p_durak.bots.heuristic import Style, heuristic_action
+from p2p_durak.bots.heuristic import Style, heuristic_action, play
 from p2p_durak.engine import CHANCE, Action, State, chance_outcome, legal_actions, step
 from p2p_durak.engine.state import OVER
 
@@ -40,7 +40,8 @@ class RolloutResult:
 def rollout_search(seat: int, options: tuple[Action, ...], default: Action,
                    sample: Callable[[random.Random], State], rng: random.Random, *,
                    deadline: float, max_iterations: int, style: Style, z: float = 1.0,
-                   prune_every: int = 8, prune_z: float = 3.0) -> RolloutResult:
+                   prune_every: int = 8, prune_z: float = 3.0,
+                   clock: Callable[[], float] = time.perf_counter) -> RolloutResult:
     alive = list(options)
     if default not in alive:
         raise ValueError("the default must be one of the options")
@@ -49,11 +50,11 @@ def rollout_search(seat: int, options: tuple[Action, ...], default: Action,
     diff_sum = dict.fromkeys(options, 0.0)
     diff_sq = dict.fromkeys(options, 0.0)
     deals = playouts = 0
-    while deals < max_iterations and (deals == 0 or time.perf_counter() < deadline):
+    while deals < max_iterations and (deals == 0 or clock() < deadline):
         deal = sample(rng)
         rewards: dict[Action, float] = {}
         for action in alive:
-            if deals and time.perf_counter() >= deadline:
+            if deals and clock() >= deadline:
                 break  # a deal is only counted whole
             rewards[action] = playout(step(deal, action), seat, style)
             playouts += 1
@@ -109,9 +110,8 @@ def playout(state: State, seat: int, style: Style) -> float:
         if actor == CHANCE:
             action = chance_outcome(state) or legal_actions(state, CHANCE)[0]
         else:
-            action = heuristic_action(state, actor, legal_actions(state, actor), state.hands,
-                                      style)
-        state = step(state, action)
+            action = heuristic_action(state, actor, None, state.hands, style)
+        state = play(state, action, actor, style)
     if state.result is None:
         return 0.5
     return outcome(state.result, seat, state.game.team)

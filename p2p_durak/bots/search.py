@@ -16,7 +16,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from p2p_durak.bots.base import outcome, priority_actor
-from p2p_durak.bots.heuristic import Style, heuristic_action
+from p2p_durak.bots.heuristic import Style, heuristic_action, play
 from p2p_durak.engine import CHANCE, Action, State, chance_outcome, legal_actions, step
 from p2p_durak.engine.state import OVER
 
@@ -46,11 +46,12 @@ class SearchResult:
 def ismcts(view: State, seat: int, options: tuple[Action, ...],
            sample: Callable[[random.Random], State], rng: random.Random, *,
            deadline: float, max_iterations: int, style: Style,
-           exploration: float = 0.7, memory: bool = True) -> SearchResult:
+           exploration: float = 0.7, memory: bool = True,
+           clock: Callable[[], float] = time.perf_counter) -> SearchResult:
     """The most visited of `options` after searching until `deadline` or `max_iterations`."""
     root = Node(seat)
     iterations = 0
-    while iterations < max_iterations and (iterations == 0 or time.perf_counter() < deadline):
+    while iterations < max_iterations and (iterations == 0 or clock() < deadline):
         iterations += 1
         state = sample(rng)
         node = root
@@ -121,10 +122,9 @@ def _playout(state: State, style: Style, memory: bool) -> list[float]:
         if actor == CHANCE:
             action = chance_outcome(state) or legal_actions(state, CHANCE)[0]
         else:
-            options = legal_actions(state, actor)
-            action = heuristic_action(state, actor, options, state.hands if memory else None,
+            action = heuristic_action(state, actor, None, state.hands if memory else None,
                                       style)
-        state = step(state, action)
+        state = play(state, action, actor, style)
     game = state.game
     if state.result is None:
         return [0.5] * game.n_players

@@ -51,8 +51,9 @@ class LocalTable:
         self.bots = list(bots)
         self.rng = rng
         self.log: list[Action] = []
-        # called with (seat, seconds) after every bot decision that weighed several options
-        self.on_decision: Callable[[int, float], None] | None = None
+        # called with (seat, wall seconds, CPU seconds) after every bot decision that weighed
+        # several options
+        self.on_decision: Callable[[int, float, float], None] | None = None
         for seat, bot in enumerate(self.bots):
             if bot.seat != seat:
                 raise ValueError(f"the bot for seat {seat} plays seat {bot.seat}")
@@ -73,10 +74,10 @@ class LocalTable:
                 action = options[self.rng.randrange(len(options))]
             return action
         bot = self.bots[seat]
-        start = time.perf_counter()
+        start, start_cpu = time.perf_counter(), time.process_time()
         action = bot.choose()
         if self.on_decision is not None and bot.deliberated:
-            self.on_decision(seat, time.perf_counter() - start)
+            self.on_decision(seat, time.perf_counter() - start, time.process_time() - start_cpu)
         return action
 
     def commit(self, action: Action) -> None:
