@@ -46,9 +46,13 @@ def _summary(path: Path) -> dict[str, object]:
     return json.loads(last)  # type: ignore[no-any-return]
 
 
-def _finish(proc: subprocess.Popen[bytes]) -> int:
+def _finish(proc: subprocess.Popen[bytes], log: Path) -> int:
     try:
         return proc.wait(timeout=DEADLINE)
+    except subprocess.TimeoutExpired:
+        tail = log.read_text(encoding="utf-8", errors="replace")[-3000:]
+        raise AssertionError(f"{log.name} did not finish in {DEADLINE} s; it said:\n{tail}") \
+            from None
     finally:
         if proc.poll() is None:
             proc.kill()
@@ -66,8 +70,8 @@ def test_a_game_between_processes(tmp_path: Path) -> None:
     _wait_for(tmp_path / "host.out", "table «")
     joiner = _start(["join", f"127.0.0.1:{port}", "--bind", "127.0.0.1", "--home",
                      str(tmp_path / "b"), "--player", "Boris", "--json"], tmp_path / "join.out")
-    assert _finish(joiner) == 0
-    assert _finish(host) == 0
+    assert _finish(joiner, tmp_path / "join.out") == 0
+    assert _finish(host, tmp_path / "host.out") == 0
     mine, theirs = _summary(tmp_path / "join.out"), _summary(tmp_path / "host.out")
     assert mine["finished"] is True
     assert mine["audit_clean"] is True
@@ -90,8 +94,8 @@ def test_a_killed_player_rejoins_and_the_game_goes_on(tmp_path: Path) -> None:
     joiner.wait(timeout=DEADLINE)
     resumed = _start(["resume", "--home", str(tmp_path / "b"), "--json"],
                      tmp_path / "resume.out")
-    assert _finish(resumed) == 0
-    assert _finish(host) == 0
+    assert _finish(resumed, tmp_path / "resume.out") == 0
+    assert _finish(host, tmp_path / "host.out") == 0
     mine, theirs = _summary(tmp_path / "resume.out"), _summary(tmp_path / "host.out")
     assert mine["finished"] is True
     assert mine["audit_clean"] is True
