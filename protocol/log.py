@@ -16,8 +16,8 @@ L3. Fairness: when several seats may act, the sequencer waits `window_ms` after 
     intent (unless every actor has one in) and orders what it holds by rule R5.
 L4. Proofs halt: two signed entries (or acks) for one position halt with EQUIVOCATION, an ack
     with another state hash with DIVERGENCE, a signed entry that breaks R2-R6 with
-    INVALID_ENTRY. The halting peer broadcasts its evidence so that every honest peer halts with
-    the same diagnosis.
+    INVALID_ENTRY. The halting peer broadcasts its evidence, and sends it again to any player
+    still talking to it, so that every honest peer halts with the same diagnosis.
 L5. Timing halts (sound while every message between live peers arrives within the delivery bound
     D, retransmissions included; ``omit_ms >= 2D`` and ``censor_ms >= window_ms + resend_ms +
     3D``): a live intent the sequencer leaves out of the next entry although this peer held it
@@ -212,6 +212,7 @@ class _Clock:
     reported: tuple[frozenset[int], int] = (frozenset(), 0)
     sync_sent_ms: int = 0
     cert_sent: dict[int, int] = field(default_factory=dict)
+    evidence_sent: dict[int, int] = field(default_factory=dict)
 
 
 class OrderingLog(Generic[S]):
@@ -432,6 +433,7 @@ class OrderingLog(Generic[S]):
         self._check_peer(from_seat)
         out: list[Effect[S]] = []
         if self._halted is not None:
+            self._show_evidence(from_seat, now_ms, out)
             return out
         try:
             message, raw = self._decode(data)
@@ -1096,7 +1098,13 @@ class OrderingLog(Generic[S]):
             last = certified
         more = last < head.seq
         if not more and flight is not None:
-            items.append(flight.step.data)
+            # The hint is told from committed entries by coming after a certificate. With no
+            # entry to send, certify the tip the hint builds on; with no tip (nothing committed
+            # yet) leave the hint out: the entry in flight is forwarded anyway (rule L6).
+            if not items and head.seq in self._certs:
+                items.extend(self._certs[head.seq])
+            if items:
+                items.append(flight.step.data)
         return CatchUpResponse(self._g.game, first, tuple(items), more)
 
     def _on_catch_up_response(
@@ -1299,6 +1307,20 @@ class OrderingLog(Generic[S]):
             if envelope is not None:
                 out.append(Broadcast(envelope, raw))
         raise _Stop
+
+    def _show_evidence(self, seat: int, now: int, out: list[Effect[S]]) -> None:
+        """A player still talking to us after we halted has not seen the proof: send it again
+        (our one broadcast may have been lost), at most once per `resend_ms`."""
+        diagnosis = self._halted
+        assert diagnosis is not None
+        last = self._clock.evidence_sent.get(seat)
+        if last is not None and now - last < self._cfg.resend_ms:
+            return
+        self._clock.evidence_sent[seat] = now
+        for raw in diagnosis.evidence:
+            envelope = self._evidence_envelope(raw)
+            if envelope is not None:
+                self._send_data(seat, envelope, raw, out)
 
     def _evidence_envelope(self, raw: bytes) -> Envelope | None:
         try:

@@ -3,7 +3,8 @@
 Effects are returned, in order, by every input method of the log. The node executes them in that
 order: `Broadcast` and `SendTo` carry a message (and its exact bytes) to put on the wire;
 `Committed`, `Rejected`, `Waiting` and `Dropped` are reports for the UI, the bots and the journal;
-`Halted` is final — the log refuses every further input.
+`Halted` is final — the log applies nothing more (it only shows its evidence again to players
+still talking to it).
 """
 
 from __future__ import annotations
@@ -90,7 +91,7 @@ class Diagnosis:
 
 @dataclass(frozen=True, slots=True)
 class Halted:
-    """The log stopped for good; every further input is ignored."""
+    """The log stopped for good: nothing more is applied or ordered."""
 
     diagnosis: Diagnosis
 

@@ -95,6 +95,8 @@ class PhantomAcker(Peer):
         return reseal(self, replace(ack, entry_hash=sha256(b"phantom" + ack.entry_hash)))
 
     def outbound(self, effect: Broadcast | SendTo) -> list[tuple[int, bytes]]:
+        if self.log.halted is not None:
+            return []  # it never shows anything but phantoms
         message = effect.message
         if isinstance(message, CatchUpResponse):  # certificates carry its acks too
             message = replace(message, entries=tuple(map(self.phantom, message.entries)))
@@ -297,3 +299,23 @@ def test_misbehaviour_over_a_faulty_network_never_forks_nor_blames_the_honest(
         if peer.halted is not None:
             assert peer.halted.seat == bad, (peer.seat, peer.halted)
     sim.check_agreement()
+
+
+class LossyWitness(Peer):
+    """An honest player whose proof broadcast, made as it halts, is lost on the way."""
+
+    lost = False
+
+    def outbound(self, effect: Broadcast | SendTo) -> list[tuple[int, bytes]]:
+        if self.log.halted is not None and isinstance(effect, Broadcast) and not self.lost:
+            self.lost = True
+            return []
+        return super().outbound(effect)
+
+
+@pytest.mark.parametrize("witness", [1, 2])
+def test_a_lost_proof_is_shown_again_to_whoever_still_talks(witness: int) -> None:
+    sim = Sim(3, PLAN, peer_class={0: Equivocator, witness: LossyWitness})
+    sim.peers[0].honest = False
+    sim.run(until_ms=120_000)
+    assert_all_honest_halted(sim, DiagnosisKind.EQUIVOCATION, 0)

@@ -342,7 +342,10 @@ def test_halted_log_ignores_everything() -> None:
     assert any(isinstance(e, Halted) for e in effects)
     assert log.halted is not None
     assert log.halted.kind is DiagnosisKind.EQUIVOCATION
-    assert log.receive(2, one, now) == []
+    shown = log.receive(2, one, now)  # seat 2 still talks to us: it gets the proof again
+    assert [e.data for e in shown if isinstance(e, SendTo) and e.seat == 2] == [one, two]
+    assert all(isinstance(e, SendTo) for e in shown)
+    assert log.receive(2, one, now + 1) == []  # at most once per resend_ms
     assert log.tick(now + 10_000) == []
     with pytest.raises(LocalProtocolError):
         log.submit(action_bytes(throw(0)), now)
