@@ -1,8 +1,8 @@
 """Illegal actions: refused with a reason code and a message in Russian and English, the state
 unchanged; and only the canonical form of a legal action is accepted.
 
-The xfail tests document engine bugs reported in /tmp/engine-bugs.md (B1, B2); they are
-strict, so a fix makes them fail until the marker is removed.
+Found by this battery and fixed in the engine: a lead in another order than the legal
+action's, fields an action kind does not use, chance actions from a seat (B1, B2).
 """
 
 from __future__ import annotations
@@ -148,8 +148,6 @@ def _accepted_variants(variants: list[tuple[State, Action]]) -> list[Action]:
     return [a for s, a in variants if a not in legal_actions(s, a.seat) and _accepted(s, a)]
 
 
-@pytest.mark.xfail(strict=True, reason="engine bug B1: an unsorted lead is accepted and lays "
-                                       "the cards in another order than the legal action")
 def test_an_unsorted_lead_is_refused() -> None:
     variants = [(s, a._replace(cards=tuple(reversed(a.cards))))
                 for s in _states(1) for a in legal_actions(s, s.attacker)
@@ -158,8 +156,6 @@ def test_an_unsorted_lead_is_refused() -> None:
     assert _accepted_variants(variants) == []
 
 
-@pytest.mark.xfail(strict=True, reason="engine bug B1: fields an action kind does not use "
-                                       "(a target, extra cards) are ignored, not refused")
 def test_fields_an_action_does_not_use_are_refused() -> None:
     variants = []
     for s in _states(2):
@@ -172,8 +168,6 @@ def test_fields_an_action_does_not_use_are_refused() -> None:
     assert _accepted_variants(variants) == []
 
 
-@pytest.mark.xfail(strict=True, reason="engine bug B2: chance actions (deal, reveal, lot) are "
-                                       "accepted from any seat")
 def test_chance_actions_come_only_from_chance() -> None:
     variants = [(s, a._replace(seat=0)) for s in _states(3, games=2)
                 if CHANCE in to_act(s) for a in legal_actions(s, CHANCE)]

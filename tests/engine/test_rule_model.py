@@ -75,8 +75,6 @@ def test_working_presets_cover_every_app_option_the_engine_plays() -> None:
     assert not get_preset("app_korol_govno").works
 
 
-@pytest.mark.xfail(strict=True, reason="engine bug B3: show_once_per_card_per_bout=False passes "
-                                       "validate but is played as True")
 def test_a_knob_value_the_engine_ignores_is_refused() -> None:
     rules = get_preset("app_perevod_pokazom").rules.with_options(
         show_once_per_card_per_bout=False)
