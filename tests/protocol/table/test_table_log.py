@@ -14,7 +14,14 @@ from p2p_durak.protocol import codec
 from p2p_durak.protocol.envelope import Envelope
 from p2p_durak.protocol.identity import Identity
 from p2p_durak.protocol.log import OrderingLog
-from p2p_durak.protocol.log_effects import Broadcast, Committed, Halted, Rejected, SendTo
+from p2p_durak.protocol.log_effects import (
+    Broadcast,
+    Committed,
+    Dropped,
+    Halted,
+    Rejected,
+    SendTo,
+)
 from p2p_durak.protocol.messages import PlayerInfo, Start
 from p2p_durak.protocol.table import AuditFinished, Moved, TableMachine
 from p2p_durak.protocol.table_log import TableLogMachine
@@ -103,3 +110,80 @@ def test_a_whole_game_commits_identically_everywhere(preset: str, n: int) -> Non
     assert all(t.audit == AuditFinished(()) for t in finals)
     moves = [e for e in finals[0].history if isinstance(e, Moved) and e.seat >= 0]
     assert len(moves) > 10
+
+
+def test_a_party_restarting_while_an_entry_is_in_flight_catches_up_and_the_game_ends() -> None:
+    """Regression: the catch-up answer to a restarted party carried the entry in flight as if
+    committed (no certificate), so the party could never rejoin and the table stalled."""
+    n, seed = 3, 11
+    logs = _table(n, "app_podkidnoy", seed)
+    rng = random.Random(seed)
+    wire: deque[tuple[int, int, bytes]] = deque()
+    down: set[int] = set()
+    dropped: list[str] = []
+    now = 0
+
+    def run(p: int, effects: list[object]) -> None:
+        for eff in effects:
+            if isinstance(eff, Broadcast):
+                wire.extend((q, p, eff.data) for q in range(n) if q != p)
+            elif isinstance(eff, SendTo):
+                wire.append((eff.seat, p, eff.data))
+            elif isinstance(eff, Halted):
+                raise AssertionError(f"party {p} halted: {eff.diagnosis}")
+            elif isinstance(eff, Dropped):
+                dropped.append(f"party {p}: {eff.detail}")
+
+    def act(p: int) -> None:
+        log = logs[p]
+        if p in down or log.own_pending is not None or log.recovering:
+            return
+        table = log.state
+        payload = table.owed()
+        if payload is None and p in table.waiting_for() and table.legal():
+            payload = table.play(rng.choice(table.legal()))
+        if payload is not None:
+            run(p, log.submit(payload, now)[1])
+
+    def pump(until: object, limit: int = 50_000) -> None:
+        nonlocal now
+        for _ in range(limit):
+            if until():  # type: ignore[operator]
+                return
+            for p in range(n):
+                act(p)
+            if not wire:
+                now += 60
+                for p in range(n):
+                    if p not in down:
+                        run(p, logs[p].tick(now))
+                continue
+            to, frm, data = wire.popleft()
+            if to in down or frm in down:
+                continue
+            run(to, logs[to].receive(frm, data, now))
+        raise AssertionError("no progress")
+
+    pump(lambda: logs[0].seq >= 40)
+    # party 2 dies; its journal holds its committed log and the messages it made
+    crashed = logs[2]
+    transcript, made = crashed.transcript(), crashed.state.deck.made_messages()
+    down.add(2)
+    for p in (0, 1):
+        run(p, logs[p].peer_disconnected(2, now))
+    before = logs[0].seq
+    pump(lambda: logs[0].seq == before and logs[0].signed_entry is not None and any(
+        lg._flight is not None for lg in logs[:2]))  # an entry waits for party 2's ack
+    rules = get_preset("app_podkidnoy").rules
+    fresh = TableMachine(GAME_ID, 2, n, rules, random.Random(seed * 97 + 2).randbytes)
+    fresh.deck.restore_made([(codec.encode(m.to_wire()), c) for m, c in made])
+    identity = Identity.from_seed(bytes([seed, 2]) * 16)
+    logs[2] = OrderingLog.resume(identity, transcript, TableLogMachine(), fresh, now_ms=now,
+                                 signed_entry=crashed.signed_entry)
+    down.clear()
+    for p in (0, 1):
+        run(p, logs[p].peer_connected(2, now))
+        run(2, logs[2].peer_connected(p, now))
+    pump(lambda: all(log.state.audit is not None for log in logs))
+    assert len({log.state_hash for log in logs}) == 1
+    assert dropped == [], "honest catch-up answers were refused"
