@@ -435,7 +435,7 @@ class IntentId(Record):
 class FairnessWindow(Record):
     """Marks the first `ordered` intents of an entry as collected inside a fairness window.
 
-    Those intents must appear sorted by ``SHA-256(prev_hash || SHA-256(intent envelope bytes))``;
+    Those intents must appear sorted by ``SHA-256(prev_hash || SHA-256(intent payload bytes))``;
     the ordered-log section of the spec defines when a sequencer must use a window.
     """
 
@@ -621,7 +621,9 @@ class CatchUpResponse(Message):
     from_seq: int = field(metadata=wire(U64, "seq of the first entry in this chunk"))
     entries: tuple[bytes, ...] = field(
         metadata=wire(
-            ArrayOf(ENVELOPE_BYTES, 0, MAX_CATCH_UP_ENTRIES), "entry envelopes, verbatim, in order"
+            ArrayOf(ENVELOPE_BYTES, 0, MAX_CATCH_UP_ENTRIES),
+            "entry envelopes in order, then the acks of the last one, then maybe the entry in "
+            "flight (see §10)",
         )
     )
     more: bool = field(metadata=wire(FLAG, "true if the responder has entries after this chunk"))
