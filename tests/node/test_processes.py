@@ -10,6 +10,7 @@ import socket
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -20,16 +21,30 @@ DURAK = [sys.executable, "-m", "p2p_durak.cli.main"]
 DEADLINE = 120.0
 
 
+@pytest.fixture
+def processes() -> Iterator[list[subprocess.Popen[bytes]]]:
+    """Every process a test starts; whatever is left running is killed and reaped."""
+    started: list[subprocess.Popen[bytes]] = []
+    yield started
+    for proc in started:
+        if proc.poll() is None:
+            proc.kill()
+        proc.wait(timeout=DEADLINE)
+
+
 def _port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return int(s.getsockname()[1])
 
 
-def _start(args: list[str], log: Path) -> subprocess.Popen[bytes]:
+def _start(args: list[str], log: Path, started: list[subprocess.Popen[bytes]]
+           ) -> subprocess.Popen[bytes]:
     with log.open("wb") as out:  # the child keeps its own descriptor
-        return subprocess.Popen([*DURAK, *args], stdout=out, stderr=subprocess.STDOUT,
+        proc = subprocess.Popen([*DURAK, *args], stdout=out, stderr=subprocess.STDOUT,
                                 env={**os.environ, "PYTHONUNBUFFERED": "1"})
+    started.append(proc)
+    return proc
 
 
 def _wait_for(path: Path, text: str, count: int = 1) -> None:
@@ -58,18 +73,21 @@ def _finish(proc: subprocess.Popen[bytes], log: Path) -> int:
             proc.kill()
 
 
-def _host(tmp_path: Path, port: int) -> subprocess.Popen[bytes]:
+def _host(tmp_path: Path, port: int, started: list[subprocess.Popen[bytes]]
+          ) -> subprocess.Popen[bytes]:
     return _start(["host", "--no-mdns", "--bind", "127.0.0.1", "--port", str(port), "--seats",
                    "3", "--bots", "easy", "--home", str(tmp_path / "a"), "--player", "Anna",
-                   "--json"], tmp_path / "host.out")
+                   "--json"], tmp_path / "host.out", started)
 
 
-def test_a_game_between_processes(tmp_path: Path) -> None:
+def test_a_game_between_processes(tmp_path: Path,
+                                  processes: list[subprocess.Popen[bytes]]) -> None:
     port = _port()
-    host = _host(tmp_path, port)
+    host = _host(tmp_path, port, processes)
     _wait_for(tmp_path / "host.out", "table «")
     joiner = _start(["join", f"127.0.0.1:{port}", "--bind", "127.0.0.1", "--home",
-                     str(tmp_path / "b"), "--player", "Boris", "--json"], tmp_path / "join.out")
+                     str(tmp_path / "b"), "--player", "Boris", "--json"], tmp_path / "join.out",
+                    processes)
     assert _finish(joiner, tmp_path / "join.out") == 0
     assert _finish(host, tmp_path / "host.out") == 0
     mine, theirs = _summary(tmp_path / "join.out"), _summary(tmp_path / "host.out")
@@ -83,17 +101,18 @@ def test_a_game_between_processes(tmp_path: Path) -> None:
     assert "every signature, hash link and move verified" in audit.stdout
 
 
-def test_a_killed_player_rejoins_and_the_game_goes_on(tmp_path: Path) -> None:
+def test_a_killed_player_rejoins_and_the_game_goes_on(
+        tmp_path: Path, processes: list[subprocess.Popen[bytes]]) -> None:
     port = _port()
-    host = _host(tmp_path, port)
+    host = _host(tmp_path, port, processes)
     _wait_for(tmp_path / "host.out", "table «")
     joiner = _start(["join", f"127.0.0.1:{port}", "--bind", "127.0.0.1", "--home",
-                     str(tmp_path / "b"), "--player", "Boris"], tmp_path / "join.out")
+                     str(tmp_path / "b"), "--player", "Boris"], tmp_path / "join.out", processes)
     _wait_for(tmp_path / "join.out", "beaten:", 2)
     joiner.send_signal(signal.SIGKILL)
     joiner.wait(timeout=DEADLINE)
     resumed = _start(["resume", "--home", str(tmp_path / "b"), "--json"],
-                     tmp_path / "resume.out")
+                     tmp_path / "resume.out", processes)
     assert _finish(resumed, tmp_path / "resume.out") == 0
     assert _finish(host, tmp_path / "host.out") == 0
     mine, theirs = _summary(tmp_path / "resume.out"), _summary(tmp_path / "host.out")
