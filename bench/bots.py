@@ -17,20 +17,13 @@ import random
 import time
 from typing import Any
 
-from p2p_durak.bots.base import priority_actor
+from engine import cpu_model  # bench/engine.py
+
 from p2p_durak.bots.hard import HardBot
-from p2p_durak.bots.heuristic import heuristic_action
+from p2p_durak.bots.heuristic import STRONG, play_out
 from p2p_durak.bots.levels import MediumBot
 from p2p_durak.bots.table import LocalTable
-from p2p_durak.engine import (
-    CHANCE,
-    chance_outcome,
-    is_over,
-    legal_actions,
-    make_game,
-    new_game,
-    step,
-)
+from p2p_durak.engine import make_game, new_game
 from p2p_durak.engine.presets import get_preset
 
 
@@ -55,14 +48,7 @@ def playout_rate(seconds: float) -> float:
     while time.perf_counter() - start < seconds:
         deck = list(range(game.n_cards))
         rng.shuffle(deck)
-        state = new_game(game, deck)
-        while not is_over(state):
-            seat = priority_actor(state)
-            if seat == CHANCE:
-                action = chance_outcome(state) or legal_actions(state, CHANCE)[0]
-            else:
-                action = heuristic_action(state, seat, None, state.hands)
-            state = step(state, action)
+        play_out(new_game(game, deck), STRONG)
         games += 1
     return games / (time.perf_counter() - start)
 
@@ -101,19 +87,20 @@ def main() -> None:
                 return
             hard_times.append(seconds)
             hard_cpu.append(cpu_seconds)
-            if hard.last is None:
+            search = hard.last_rollout or hard.last
+            if search is None:
                 solved += 1
             else:
                 searched += 1
                 stock = len(table.state.stock)
                 bucket = "0" if stock == 0 else "1-6" if stock <= 6 else "7-12" \
                     if stock <= 12 else "13+"
-                iterations.setdefault(bucket, []).append(hard.last.iterations)
+                iterations.setdefault(bucket, []).append(search.iterations)
 
         table.on_decision = record
         table.play()
     report: dict[str, Any] = {
-        "machine": {"python": platform.python_version(), "cpu": _cpu(), "cores_used": 1},
+        "machine": {"python": platform.python_version(), "cpu": cpu_model(), "cores_used": 1},
         "games": args.games, "budget": args.budget,
         "hard_seconds": percentiles(hard_times),
         "hard_cpu_seconds": percentiles(hard_cpu),
@@ -128,17 +115,6 @@ def main() -> None:
     else:
         for key, value in report.items():
             print(f"{key}: {value}")
-
-
-def _cpu() -> str:
-    try:
-        with open("/proc/cpuinfo", encoding="utf-8") as info:
-            for line in info:
-                if line.startswith("model name"):
-                    return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return platform.processor()
 
 
 if __name__ == "__main__":

@@ -17,7 +17,7 @@ import random
 import time
 
 from p2p_durak.bots.endgame import EndgameSolver, OutOfBudget
-from p2p_durak.bots.heuristic import Style, heuristic_action
+from p2p_durak.bots.heuristic import STRONG, heuristic_action
 from p2p_durak.bots.knowledge import determinize
 from p2p_durak.bots.levels import MemoryBot
 from p2p_durak.bots.rollout import RolloutResult, rollout_search
@@ -27,7 +27,7 @@ from p2p_durak.engine import UNKNOWN, Action, State, step
 DEFAULT_BUDGET = 1.0
 """Seconds per decision."""
 
-PLAYOUT_STYLE = Style()
+PLAYOUT_STYLE = STRONG
 
 CLOCKS = {"wall": time.perf_counter, "cpu": time.process_time}
 """What the budget measures: wall time (play), or this process's CPU time (the arena on a

@@ -13,11 +13,21 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from p2p_durak.bots.base import priority_actor
 from p2p_durak.bots.features import TRUMP_BONUS, bits, card_values, cheapest, trump_mask
-from p2p_durak.engine import UNKNOWN, Action, IllegalAction, State, legal_actions, step
+from p2p_durak.engine import (
+    CHANCE,
+    UNKNOWN,
+    Action,
+    IllegalAction,
+    State,
+    chance_outcome,
+    legal_actions,
+    step,
+)
 from p2p_durak.engine.actions import BEAT, LEAD, PASS, SHOW, TAKE, THROW, TRANSFER
 from p2p_durak.engine.bout import max_lead
-from p2p_durak.engine.state import BOUT
+from p2p_durak.engine.state import BOUT, OVER
 from p2p_durak.engine.state import LEAD as PHASE_LEAD
 
 
@@ -32,9 +42,19 @@ class Style:
     keep_trump_table: int = 2  # ... and at most this many attack cards to take
     unbeatable_lead_bonus: float = 8.0  # memory: prefer leads the defender cannot beat
     endgame_unbeatable_bonus: float = 30.0  # ... even more once the stock is gone
+    pair_bonus: float = 1.5  # per extra card of a several-card lead
+    trump_lead_penalty: float = 40.0  # leading a trump while the stock lasts
+    exposure: int = 0  # memory: extra cost of a beater whose rank the throwers may hold
+    throw_trumps_endgame: bool = False  # once the stock is gone, throw trumps in too
 
 
 EASY = Style()
+"""The easy bot: plain cards up to ten thrown in, no card memory to speak of."""
+
+STRONG = Style(throw_max_rank=14, exposure=4, throw_trumps_endgame=True)
+"""The medium bot's and the playouts' style, tuned in heuristic-vs-easy duplicate matches
+(docs/bots.md): throw in any plain card, beat without opening ranks the throwers may hold,
+and once the stock is gone throw trumps in too."""
 
 
 def heuristic_action(state: State, seat: int, options: Sequence[Action] | None = None,
@@ -47,7 +67,7 @@ def heuristic_action(state: State, seat: int, options: Sequence[Action] | None =
         action = _lead(state, seat, possible, style)
     elif phase == BOUT:
         if seat == state.defender:
-            action = _defend(state, seat, options, style)
+            action = _defend(state, seat, options, possible, style)
         else:
             action = _throw(state, seat, possible, style)
     else:  # claims: the one lowest trump the hand holds
@@ -69,7 +89,7 @@ def _lead(state: State, seat: int, possible: Sequence[int] | None, style: Style)
     defence = possible[state.defender] if possible is not None else -1
     unbeatable_bonus = style.endgame_unbeatable_bonus if not stock else \
         style.unbeatable_lead_bonus
-    trump_penalty = 40.0 if stock else 0.0
+    trump_penalty = style.trump_lead_penalty if stock else 0.0
     best: tuple[int, ...] = ()
     best_score = float("inf")
     rest = hand
@@ -89,7 +109,7 @@ def _lead(state: State, seat: int, possible: Sequence[int] | None, style: Style)
                 candidates.append(sure)
         for cards in candidates:
             # Low cards first, several of a rank together; trumps only when nothing else is left.
-            score = 2.0 * values[cards[0]] - 1.5 * (len(cards) - 1) + extra
+            score = 2.0 * values[cards[0]] - style.pair_bonus * (len(cards) - 1) + extra
             if possible is not None and all(not beaters[c] & defence for c in cards):
                 score -= unbeatable_bonus
             if score < best_score:
@@ -97,28 +117,44 @@ def _lead(state: State, seat: int, possible: Sequence[int] | None, style: Style)
     return Action(LEAD, seat, best)
 
 
-def defence_plan(state: State, seat: int) -> dict[int, int] | None:
+def defence_plan(state: State, seat: int, possible: Sequence[int] | None = None,
+                 style: Style = EASY) -> dict[int, int] | None:
     """Which card beats which uncovered attack card (table index -> card), the hardest attack
-    card first, each with the cheapest card left that beats it; None when one cannot be beaten."""
+    card first, each with the cheapest card left that beats it; None when one cannot be beaten.
+    With card memory, a beater that opens a rank the throwers may hold costs `style.exposure`
+    more (every rank on the table can be thrown in)."""
     game = state.game
     values = card_values(game, state.trump)
     beaters = game.beaters(state.trump)
     left = state.hands[seat]
     open_cards = [(i, c) for i, c in enumerate(state.table) if state.covers[i] == UNKNOWN]
     open_cards.sort(key=lambda ic: -values[ic[1]])
+    throwable = 0
+    if possible is not None and style.exposure:
+        for other in range(game.n_players):
+            if other != seat:
+                throwable |= possible[other]
+        throwable &= ~state.table_ranks
     plan: dict[int, int] = {}
     for index, attack in open_cards:
         can = left & beaters[attack]
         if not can:
             return None
-        card = cheapest(can, values)
+        if throwable:
+            card, cost = -1, 1 << 30
+            for option in bits(can):
+                extra = style.exposure if throwable & game.rank_mask[game.rank[option]] else 0
+                if values[option] + extra < cost:
+                    card, cost = option, values[option] + extra
+        else:
+            card = cheapest(can, values)
         plan[index] = card
         left &= ~(1 << card)
     return plan
 
 
 def _defend(state: State, seat: int, options: Sequence[Action] | None,
-            style: Style) -> Action:
+            possible: Sequence[int] | None, style: Style) -> Action:
     game = state.game
     values = card_values(game, state.trump)
     take = Action(TAKE, seat)
@@ -131,7 +167,7 @@ def _defend(state: State, seat: int, options: Sequence[Action] | None,
             if action.kind == TRANSFER and (
                     transfer is None or values[action.cards[0]] < values[transfer.cards[0]]):
                 transfer = action
-    plan = defence_plan(state, seat)
+    plan = defence_plan(state, seat, possible, style)
     if plan is None:
         return transfer if transfer is not None else take
     top = max(values[c] for c in plan.values())
@@ -158,7 +194,8 @@ def _throw(state: State, seat: int, possible: Sequence[int] | None, style: Style
     for card in bits(state.hands[seat] & state.table_ranks):
         trump = values[card] >= TRUMP_BONUS
         score = float(values[card])
-        ok = not trump and (stock == 0 or game.rank[card] <= limit)
+        ok = (not trump or (stock == 0 and style.throw_trumps_endgame)) and (
+            stock == 0 or game.rank[card] <= limit)
         if possible is not None and not state.taking and not beaters[card] & defence:
             # the defender cannot beat it: he must take the whole table
             ok = not trump or stock == 0
@@ -178,3 +215,24 @@ def play(state: State, action: Action, seat: int, style: Style = EASY) -> State:
     except IllegalAction:
         options = legal_actions(state, seat)
         return step(state, heuristic_action(state, seat, options, state.hands, style))
+
+
+PLAYOUT_CAP = 400
+"""Seat actions in one playout before it is given up (heuristic games take about sixty)."""
+
+
+def play_out(state: State, style: Style = STRONG, memory: bool = True) -> State:
+    """The game played on from a full state with the heuristic for every seat, each seeing
+    the (sampled) deal when `memory`; the final state, or the last one after `PLAYOUT_CAP`
+    seat actions (bots can take in turn forever at three or more seats)."""
+    for _ in range(PLAYOUT_CAP):
+        if state.phase == OVER:
+            break
+        actor = priority_actor(state)
+        if actor == CHANCE:
+            action = chance_outcome(state) or legal_actions(state, CHANCE)[0]
+            state = step(state, action)
+            continue
+        action = heuristic_action(state, actor, None, state.hands if memory else None, style)
+        state = play(state, action, actor, style)
+    return state

@@ -160,9 +160,10 @@ def determinize(view: State, knowledge: Knowledge, rng: random.Random) -> State:
         honour = rng.random() < SOFT_WEIGHT
         for count, hard, soft in knowledge.groups[s]:
             slots.append((s, count, hard, soft if honour else 0))
-    # The tightest groups first: hard facts are nested sets of trumps, so filling the
-    # tightest first never strands a later one.
-    slots.sort(key=lambda t: (pool & ~(t[2] | t[3])).bit_count())
+    # The tightest groups by their hard facts first: those are nested sets of trumps, so the
+    # allowed cards form a chain and any pick for a tighter group leaves a looser one enough.
+    # (Sorting by soft hints too would break the chain: soft hints are not nested.)
+    slots.sort(key=lambda t: (pool & ~t[2]).bit_count())
     hands = list(view.hands)
     left = pool
     for s, count, hard, soft in slots:

@@ -7,7 +7,7 @@ from collections.abc import Callable
 from typing import Any
 
 from p2p_durak.bots.base import Bot
-from p2p_durak.bots.heuristic import EASY, Style, heuristic_action
+from p2p_durak.bots.heuristic import EASY, STRONG, heuristic_action
 from p2p_durak.bots.knowledge import Knowledge
 from p2p_durak.bots.random_bot import RandomBot as _UniformPolicy
 from p2p_durak.engine import Action, Game, State
@@ -55,7 +55,7 @@ class MemoryBot(Bot):
         return self.knowledge
 
 
-MEDIUM = Style()
+MEDIUM = STRONG
 
 
 class MediumBot(MemoryBot):

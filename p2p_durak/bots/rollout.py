@@ -18,13 +18,9 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from p2p_durak.bots.base import outcome, priority_actor
-from p2p_durak.bots.heuristic import Style, heuristic_action, play
-from p2p_durak.engine import CHANCE, Action, State, chance_outcome, legal_actions, step
-from p2p_durak.engine.state import OVER
-
-PLAYOUT_CAP = 400
-"""Seat actions in one playout before it is scored as a draw (heuristic games take ~60)."""
+from p2p_durak.bots.base import outcome
+from p2p_durak.bots.heuristic import Style, play_out
+from p2p_durak.engine import Action, State, step
 
 
 @dataclass
@@ -101,17 +97,9 @@ def _behind(diff_sum: dict[Action, float], diff_sq: dict[Action, float],
 
 
 def playout(state: State, seat: int, style: Style) -> float:
-    """Play on with the heuristic for every seat, each seeing the (sampled) deal; the result
-    for `seat`: 1 not the durak, ½ a draw or a playout too long, 0 the durak."""
-    for _ in range(PLAYOUT_CAP):
-        if state.phase == OVER:
-            break
-        actor = priority_actor(state)
-        if actor == CHANCE:
-            action = chance_outcome(state) or legal_actions(state, CHANCE)[0]
-        else:
-            action = heuristic_action(state, actor, None, state.hands, style)
-        state = play(state, action, actor, style)
-    if state.result is None:
+    """The heuristic game from `state` on, scored for `seat`: 1 not the durak, ½ a draw or a
+    playout too long, 0 the durak."""
+    final = play_out(state, style)
+    if final.result is None:
         return 0.5
-    return outcome(state.result, seat, state.game.team)
+    return outcome(final.result, seat, final.game.team)

@@ -16,12 +16,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from p2p_durak.bots.base import outcome, priority_actor
-from p2p_durak.bots.heuristic import Style, heuristic_action, play
+from p2p_durak.bots.heuristic import Style, heuristic_action, play_out
 from p2p_durak.engine import CHANCE, Action, State, chance_outcome, legal_actions, step
 from p2p_durak.engine.state import OVER
-
-PLAYOUT_CAP = 400
-"""Seat actions in one playout before it is scored as a draw (heuristic games take ~60)."""
 
 
 class Node:
@@ -113,19 +110,9 @@ def _chance(state: State, rng: random.Random) -> Action:
 
 
 def _playout(state: State, style: Style, memory: bool) -> list[float]:
-    """Play on with the heuristic for every seat (each seeing the sampled deal); the reward
-    of every seat (index -1, the root node's pseudo-seat, is never read)."""
-    for _ in range(PLAYOUT_CAP):
-        if state.phase == OVER:
-            break
-        actor = priority_actor(state)
-        if actor == CHANCE:
-            action = chance_outcome(state) or legal_actions(state, CHANCE)[0]
-        else:
-            action = heuristic_action(state, actor, None, state.hands if memory else None,
-                                      style)
-        state = play(state, action, actor, style)
-    game = state.game
-    if state.result is None:
+    """The reward of every seat after a heuristic playout (½ each if it ran too long)."""
+    final = play_out(state, style, memory)
+    game = final.game
+    if final.result is None:
         return [0.5] * game.n_players
-    return [outcome(state.result, s, game.team) for s in range(game.n_players)]
+    return [outcome(final.result, s, game.team) for s in range(game.n_players)]
