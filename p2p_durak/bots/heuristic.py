@@ -81,40 +81,57 @@ def heuristic_action(state: State, seat: int, options: Sequence[Action] | None =
 def _lead(state: State, seat: int, possible: Sequence[int] | None, style: Style) -> Action:
     game = state.game
     values = card_values(game, state.trump)
-    beaters = game.beaters(state.trump)
     trumps = trump_mask(game, state.trump)
     hand = state.hands[seat]
-    stock = len(state.stock)
     cap = max_lead(state)
-    defence = possible[state.defender] if possible is not None else -1
-    unbeatable_bonus = style.endgame_unbeatable_bonus if not stock else \
-        style.unbeatable_lead_bonus
-    trump_penalty = style.trump_lead_penalty if stock else 0.0
-    best: tuple[int, ...] = ()
-    best_score = float("inf")
+    # the cards the defender has no beater for (memory only)
+    sure = 0
+    if possible is not None:
+        beaters = game.beaters(state.trump)
+        defence = possible[state.defender]
+        rest = hand
+        while rest:
+            low = rest & -rest
+            rest ^= low
+            if not beaters[low.bit_length() - 1] & defence:
+                sure |= low
+    if state.stock:
+        bonus, trump_penalty = style.unbeatable_lead_bonus, style.trump_lead_penalty
+    else:
+        bonus, trump_penalty = style.endgame_unbeatable_bonus, 0.0
+    rank, rank_mask, pair_bonus = game.rank, game.rank_mask, style.pair_bonus
+    best, best_score = 0, float("inf")
     rest = hand
     while rest:
-        group = hand & game.rank_mask[game.rank[(rest & -rest).bit_length() - 1]]
+        group = hand & rank_mask[rank[(rest & -rest).bit_length() - 1]]
         rest &= ~group
         plain = group & ~trumps
         if plain:
-            candidates = [bits(plain)[:cap]]
-            extra = 0.0
+            chosen, extra = _lowest(plain, cap), 0.0
         else:
-            candidates = [bits(group)[:1]]
-            extra = trump_penalty
-        if possible is not None:
-            sure = [c for c in candidates[0] if not beaters[c] & defence]
-            if sure and len(sure) < len(candidates[0]):
-                candidates.append(sure)
+            chosen, extra = group & -group, trump_penalty
+        # Low cards first, several of a rank together; trumps only when nothing else is left.
+        base = 2.0 * values[(chosen & -chosen).bit_length() - 1] + extra
+        candidates = (chosen, chosen & sure) if chosen & sure and chosen & ~sure else (chosen,)
         for cards in candidates:
-            # Low cards first, several of a rank together; trumps only when nothing else is left.
-            score = 2.0 * values[cards[0]] - style.pair_bonus * (len(cards) - 1) + extra
-            if possible is not None and all(not beaters[c] & defence for c in cards):
-                score -= unbeatable_bonus
+            score = base - pair_bonus * (cards.bit_count() - 1)
+            if not cards & ~sure:
+                score -= bonus
             if score < best_score:
-                best, best_score = tuple(cards), score
-    return Action(LEAD, seat, best)
+                best, best_score = cards, score
+    return Action(LEAD, seat, tuple(bits(best)))
+
+
+def _lowest(mask: int, count: int) -> int:
+    """The `count` lowest cards of a mask (all of them when it has no more)."""
+    if mask.bit_count() <= count:
+        return mask
+    out = 0
+    for _ in range(count):
+        low = mask & -mask
+        out |= low
+        mask ^= low
+    return out
 
 
 def defence_plan(state: State, seat: int, possible: Sequence[int] | None = None,

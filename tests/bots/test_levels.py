@@ -13,7 +13,7 @@ from p2p_durak.bots.levels import LEVELS, EasyBot, MediumBot, RandomBot, make_bo
 from p2p_durak.bots.table import LocalTable
 from p2p_durak.engine import state_hash
 
-HARD_TEST = {"budget": 60.0, "iterations": 4, "endgame_nodes": 500}
+HARD_TEST = {"budget": 60.0, "iterations": 3, "endgame_nodes": 400}
 """Iteration and node caps, not the clock, bound the hard bot in tests: reproducible."""
 
 
