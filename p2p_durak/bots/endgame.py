@@ -20,7 +20,7 @@ import time
 from collections.abc import Callable, Hashable
 
 from p2p_durak.bots.base import outcome, priority_actor
-from p2p_durak.bots.heuristic import heuristic_action
+from p2p_durak.bots.heuristic import STRONG, heuristic_action
 from p2p_durak.engine import CHANCE, Action, State, chance_outcome, legal_actions, step
 from p2p_durak.engine.state import OVER
 
@@ -139,7 +139,7 @@ class EndgameSolver:
 def _ordered(state: State, seat: int, options: tuple[Action, ...],
              first: Action | None) -> list[Action]:
     """The stored best move first, then the heuristic's choice, then the rest."""
-    guess = heuristic_action(state, seat, options, state.hands)
+    guess = heuristic_action(state, seat, options, state.hands, STRONG)
     ordered = [guess] + [a for a in options if a != guess]
     if first is not None and first in options and first != guess:
         ordered.remove(first)
