@@ -15,11 +15,11 @@ can skip the checks.
 
 from __future__ import annotations
 
-from typing import Final
+from collections.abc import Sequence
 
 from p2p_durak.engine import events as E
 from p2p_durak.engine.actions import BEAT, CHANCE, LEAD, SHOW, Action
-from p2p_durak.engine.cards import NO_SUIT, cards_of
+from p2p_durak.engine.cards import cards_of
 from p2p_durak.engine.errors import IllegalAction, Reason
 from p2p_durak.engine.events import EventSink
 from p2p_durak.engine.hands import check_card
@@ -32,41 +32,54 @@ from p2p_durak.engine.state import BOUT, OVER, REVEAL_HIDDEN, UNKNOWN, Result, S
 from p2p_durak.engine.state import LEAD as PHASE_LEAD
 from p2p_durak.engine.tables import BY_NEIGHBOURS, BY_OPPONENTS, NO_LIMIT, GameTables
 
-_new: Final = tuple.__new__
-"""`tuple.__new__(State, fields)`: a NamedTuple built without its Python-level `__new__`."""
+# The next state is built with `tuple.__new__(State, fields)`: a NamedTuple without the detour
+# through its Python-level `__new__`.
 
 _NO_ACTORS: tuple[int, ...] = ()
 
 
 # ---- who acts ------------------------------------------------------------------------------
 
-def bout_actors_of(t: GameTables, hands: tuple[int, ...], hidden: tuple[int, ...],
-                   n_table: int, uncovered: int, attacker: int, defender: int, taking: bool,
-                   passed: int, out: int, bout: int) -> tuple[int, ...]:
+def holding_of(hands: tuple[int, ...], hidden: tuple[int, ...]) -> int:
+    """The seats that hold cards, as a bit mask."""
+    holding = 0
+    for seat in range(len(hands)):
+        if hands[seat] or hidden[seat]:
+            holding |= 1 << seat
+    return holding
+
+
+def bout_actors_of(t: GameTables, holding: int, defender_size: int, n_table: int,
+                   uncovered: int, attacker: int, defender: int, taking: bool, passed: int,
+                   out: int, bout: int) -> tuple[int, ...]:
     """The defender (while a card is uncovered and he has not said «беру») and then every
-    eligible thrower who has not passed, clockwise from the lead attacker."""
+    eligible thrower who has not passed, clockwise from the lead attacker. `holding`: the
+    seats holding cards."""
     defends = not taking and uncovered > 0
     if not t.throw_in:
-        return (defender,) if defends else _NO_ACTORS
+        return t.solo[defender] if defends else _NO_ACTORS
     if taking:
         if not t.after_take:
-            return (defender,) if defends else _NO_ACTORS
+            return t.solo[defender] if defends else _NO_ACTORS
     elif t.after_beat and uncovered:
-        return (defender,) if defends else _NO_ACTORS
+        return t.solo[defender] if defends else _NO_ACTORS
     # room for one more attack card (the bout limit, SP8: uncovered + 1 <= the defender's hand)
     if n_table >= (t.first_limit if bout == 0 else t.later_limit) or (
-            t.cap and uncovered >= hands[defender].bit_count() + hidden[defender]):
-        return (defender,) if defends else _NO_ACTORS
-    skip = out | passed | (1 << defender)
+            t.cap and uncovered >= defender_size):
+        return t.solo[defender] if defends else _NO_ACTORS
+    candidates = holding & ~(out | passed | (1 << defender))
+    if not candidates:
+        return t.solo[defender] if defends else _NO_ACTORS
     by = t.throw_by
     left = right = -1
     if by == BY_NEIGHBOURS:
         left = next_active_of(t.n_players, out, defender, -1)
         right = next_active_of(t.n_players, out, defender, 1)
-    actors = [defender] if defends else []
+    first = -1  # the first thrower; a list only when there are two or more
+    more: list[int] | None = None
     team = t.team
     for seat in t.order[attacker]:
-        if (skip >> seat) & 1 or (not hands[seat] and not hidden[seat]):
+        if not (candidates >> seat) & 1:
             continue
         if by:
             if by == BY_OPPONENTS:
@@ -74,32 +87,31 @@ def bout_actors_of(t: GameTables, hands: tuple[int, ...], hidden: tuple[int, ...
                     continue
             elif seat != left and seat != right:
                 continue
-        actors.append(seat)
-    return tuple(actors)
+        if first < 0:
+            first = seat
+        elif more is None:
+            more = [defender, first, seat] if defends else [first, seat]
+        else:
+            more.append(seat)
+    if more is not None:
+        return tuple(more)
+    if first < 0:
+        return t.solo[defender] if defends else _NO_ACTORS
+    return t.pair[defender][first] if defends else t.solo[first]
 
 
 def bout_actors(state: State) -> tuple[int, ...]:
-    return bout_actors_of(state.game.tables, state.hands, state.hidden, len(state.table),
-                          state.covers.count(UNKNOWN), state.attacker, state.defender,
-                          state.taking, state.passed, state.out, state.bout)
-
-
-def throwers(state: State) -> list[int]:
-    """Seats that may throw in now and have not passed since the table last changed."""
-    return [s for s in bout_actors(state) if s != state.defender]
+    defender = state.defender
+    return bout_actors_of(state.game.tables, holding_of(state.hands, state.hidden),
+                          state.hands[defender].bit_count() + state.hidden[defender],
+                          len(state.table), state.covers.count(UNKNOWN), state.attacker,
+                          defender, state.taking, state.passed, state.out, state.bout)
 
 
 def bout_limit(state: State) -> int | None:
+    """The bout's limit of attack cards (before the defender cap), None for no limit."""
     rules = state.game.rules
     return rules.first_bout_attack_limit if state.bout == 0 else rules.bout_attack_limit
-
-
-def table_ranks(state: State) -> set[int]:
-    rank = state.game.rank
-    ranks = {rank[c] for c in state.table}
-    ranks.update(rank[c] for c in state.covers if c >= 0)
-    ranks.discard(-1)
-    return ranks
 
 
 def lead_cap(t: GameTables, bout: int, defender_size: int) -> int:
@@ -126,73 +138,79 @@ def leads(state: State) -> list[Action]:
 
 
 def lead_actions(t: GameTables, seat: int, hand: int, cap: int) -> list[Action]:
+    """Every lead of `hand` up to `cap` cards, sorted: each card alone, then each card with
+    higher cards of its rank (depth first, so the tuples come out in ascending order)."""
     single = t.lead_single[seat]
-    out: list[Action] = []
-    if cap <= 1:
-        if cap <= 0:
-            return out
-        while hand:
-            low = hand & -hand
-            out.append(single[low.bit_length() - 1])
-            hand ^= low
-        return out
-    same_rank = t.same_rank
+    options: list[Action] = []
+    if cap <= 0:
+        return options
+    higher_same = t.higher_same
     combos = t.lead_combos[seat]
     rest = hand
     while rest:
         low = rest & -rest
         card = low.bit_length() - 1
         rest ^= low
-        out.append(single[card])
-        # ascending card ids, depth first: the combos come out in sorted order
-        higher = hand & same_rank[card] & ~((low << 1) - 1)
-        if higher:
-            _extend_leads(out, combos, seat, (card,), low, higher, cap - 1)
-    return out
+        options.append(single[card])
+        higher = hand & higher_same[card]
+        if higher and cap > 1:
+            # the leads that start with `card` depend only on these cards and the cap
+            key = (higher << 7 | card) << 3 | min(cap, 7)
+            more = combos.get(key)
+            if more is None:
+                found: list[Action] = []
+                _extend_leads(found, seat, (card,), higher, cap - 1)
+                more = tuple(found)
+                combos[key] = more
+            options.extend(more)
+    return options
 
 
-def _extend_leads(out: list[Action], combos: dict[int, Action], seat: int,
-                  prefix: tuple[int, ...], mask: int, higher: int, room: int) -> None:
+def _extend_leads(out: list[Action], seat: int, prefix: tuple[int, ...], higher: int,
+                  room: int) -> None:
     while higher:
         low = higher & -higher
         higher ^= low
-        combo_mask = mask | low
-        action = combos.get(combo_mask)
         cards = prefix + (low.bit_length() - 1,)
-        if action is None:
-            action = Action(LEAD, seat, cards)
-            combos[combo_mask] = action
-        out.append(action)
+        out.append(Action(LEAD, seat, cards))
         if room > 1 and higher:
-            _extend_leads(out, combos, seat, cards, combo_mask, higher, room - 1)
+            _extend_leads(out, seat, cards, higher, room - 1)
 
 
 def defender_actions(state: State) -> list[Action]:
     """The defender's actions, sorted: beats (by card, then attack card), transfers, shows,
-    take."""
-    t = state.game.tables
+    take. Only while he may act: a card is uncovered and he has not said «беру»."""
     seat = state.defender
-    hand = state.hands[seat]
-    beaters = t.beaters[state.trump + 1]
-    table, covers = state.table, state.covers
-    out: list[Action] = []
+    return defender_options(state.game.tables, seat, state.hands[seat], state.trump,
+                            state.table, state.covers, state.out, state.shown, state.bout,
+                            state.hands, state.hidden)
+
+
+def defender_options(t: GameTables, seat: int, hand: int, trump: int, table: Sequence[int],
+                     covers: Sequence[int], out: int, shown: int, bout: int,
+                     hands: Sequence[int], hidden: Sequence[int]) -> list[Action]:
+    beaters = t.beaters[trump + 1]
+    options: list[Action] = []
     rows: list[tuple[int, int]] = []  # (the hand's beaters of an uncovered card, its index)
     union = 0
+    covered = 0
     for index in range(len(table)):
         if covers[index] == UNKNOWN:
             mask = hand & beaters[table[index]]
             if mask:
                 rows.append((mask, index))
                 union |= mask
+        else:
+            covered += 1
     if rows:
         beat_rows = t.beat[seat]
         if len(rows) == 1:
             mask, index = rows[0]
-            row = beat_rows[index] if index < len(beat_rows) else None
             while mask:
                 low = mask & -mask
                 card = low.bit_length() - 1
-                out.append(row[card] if row is not None else Action(BEAT, seat, (card,), index))
+                options.append(beat_rows[index][card] if index < len(beat_rows)
+                               else Action(BEAT, seat, (card,), index))
                 mask ^= low
         else:
             while union:
@@ -201,43 +219,47 @@ def defender_actions(state: State) -> list[Action]:
                 union ^= low
                 for mask, index in rows:
                     if mask & low:
-                        out.append(beat_rows[index][card] if index < len(beat_rows)
-                                   else Action(BEAT, seat, (card,), index))
-    if t.transfer_on and covers.count(UNKNOWN) == len(covers):
+                        options.append(beat_rows[index][card] if index < len(beat_rows)
+                                       else Action(BEAT, seat, (card,), index))
+    # before_first_cover: nothing covered yet, so every attack card shares the lead's rank
+    if t.transfer_on and not covered:
         same = hand & t.same_rank[table[0]]
         if same:
-            target = transfer_target_of(t, state.out, seat)
-            if _can_transfer(t, state, target, len(table) + 1, True):
+            target = transfer_target_of(t, out, seat)
+            size = hands[target].bit_count() + hidden[target]
+            if can_transfer(t, seat, target, len(table) + 1, True, bout, size):
                 row = t.transfer[seat]
                 rest = same
                 while rest:
                     low = rest & -rest
-                    out.append(row[low.bit_length() - 1])
+                    options.append(row[low.bit_length() - 1])
                     rest ^= low
-            if t.show_forward and state.trump != NO_SUIT:
-                showable = same & state.game.suit_mask[state.trump] & ~state.shown
-                if showable and _can_transfer(t, state, target, len(table), False):
-                    row = t.show[seat]
-                    while showable:
-                        low = showable & -showable
-                        out.append(row[low.bit_length() - 1])
-                        showable ^= low
-    out.append(t.take[seat])
-    return out
+            showable = same & t.trumps[trump + 1] & ~shown
+            if t.show_forward and showable and can_transfer(t, seat, target, len(table),
+                                                            False, bout, size):
+                row = t.show[seat]
+                while showable:
+                    low = showable & -showable
+                    options.append(row[low.bit_length() - 1])
+                    showable ^= low
+    options.append(t.take[seat])
+    return options
 
 
 def thrower_actions(state: State, seat: int) -> list[Action]:
     """A thrower's actions, sorted: a card of each rank on the table, then pass."""
-    t = state.game.tables
-    cards = state.hands[seat] & state.table_ranks
+    return thrower_options(state.game.tables, seat, state.hands[seat] & state.table_ranks)
+
+
+def thrower_options(t: GameTables, seat: int, cards: int) -> list[Action]:
     row = t.throw[seat]
-    out: list[Action] = []
+    options: list[Action] = []
     while cards:
         low = cards & -cards
-        out.append(row[low.bit_length() - 1])
+        options.append(row[low.bit_length() - 1])
         cards ^= low
-    out.append(t.pass_[seat])
-    return out
+    options.append(t.pass_[seat])
+    return options
 
 
 def transfer_window_open(state: State) -> bool:
@@ -247,21 +269,14 @@ def transfer_window_open(state: State) -> bool:
     return all(c == UNKNOWN for c in state.covers)
 
 
-def transfer_target(state: State) -> int:
-    return transfer_target_of(state.game.tables, state.out, state.defender)
-
-
-def _can_transfer(t: GameTables, state: State, target: int, total: int, adds: bool) -> bool:
-    if target == state.defender:
+def can_transfer(t: GameTables, defender: int, target: int, total: int, adds: bool, bout: int,
+                 target_size: int) -> bool:
+    """Whether a transfer to `target` is allowed with `total` attack cards on the table."""
+    if target == defender:
         return False
-    if adds and total > (t.first_limit if state.bout == 0 else t.later_limit):
+    if adds and total > (t.first_limit if bout == 0 else t.later_limit):
         return False
-    return not t.transfer_capacity or (
-        state.hands[target].bit_count() + state.hidden[target] >= total)
-
-
-def can_transfer_cards(state: State, target: int, total: int, *, adds: bool = True) -> bool:
-    return _can_transfer(state.game.tables, state, target, total, adds)
+    return not t.transfer_capacity or target_size >= total
 
 
 # ---- checks --------------------------------------------------------------------------------
@@ -361,7 +376,8 @@ def on_transfer(state: State, action: Action, ev: EventSink) -> State:
         raise IllegalAction(Reason.SHOW_NOT_ALLOWED)
     target = transfer_target_of(t, state.out, seat)
     total = len(state.table) + (0 if showing else 1)
-    if not _can_transfer(t, state, target, total, not showing):
+    if not can_transfer(t, seat, target, total, not showing, state.bout,
+                        state.hands[target].bit_count() + state.hidden[target]):
         raise IllegalAction(Reason.TRANSFER_CAPACITY)
     return do_transfer(state, seat, card, target, showing, ev)
 
@@ -450,11 +466,12 @@ def _settle(state: State, phase: int, hands: tuple[int, ...], hidden: tuple[int,
             ev: EventSink) -> State:
     """The state after a bout action: the bout goes on while anybody may act in it, and
     closes otherwise."""
-    actors = bout_actors_of(state.game.tables, hands, hidden, len(table),
+    actors = bout_actors_of(state.game.tables, holding_of(hands, hidden),
+                            hands[defender].bit_count() + hidden[defender], len(table),
                             covers.count(UNKNOWN), state.attacker, defender, taking, passed,
                             state.out, state.bout)
     if actors:
-        s: State = _new(State, (
+        s: State = tuple.__new__(State, (
             state.game, phase, hands, hidden, state.stock, state.trump, state.trump_card,
             state.hidden_trump, state.reveal_card, table, covers, table_by, state.attacker,
             defender, taking, passed, shown, state.out, state.finish, state.discard,
@@ -467,30 +484,47 @@ def _end_bout(state: State, hands: tuple[int, ...], hidden: tuple[int, ...],
               table: tuple[int, ...], covers: tuple[int, ...], table_by: tuple[int, ...],
               defender: int, took: bool, ev: EventSink) -> State:
     game = state.game
-    t = game.tables
-    n = t.n_players
+    new_hands, new_hidden = list(hands), list(hidden)
+    phase, stock, out, finish, discard, result, attacker, defender = close_bout(
+        game.tables, game.rank, new_hands, new_hidden, state.stock, table, covers, table_by,
+        state.attacker, defender, took, state.out, state.finish, state.discard, state.bout,
+        state.hidden_trump, ev)
+    actors = _NO_ACTORS if phase == OVER else (
+        game.tables.solo[attacker] if phase == PHASE_LEAD else (CHANCE,))
+    s: State = tuple.__new__(State, (
+        game, phase, tuple(new_hands), tuple(new_hidden), stock, state.trump, state.trump_card,
+        state.hidden_trump, state.reveal_card, (), (), (), attacker, defender, False, 0, 0, out,
+        finish, discard, state.bout + 1, state.claims, state.lot_among, result, actors, 0))
+    return s
+
+
+def close_bout(t: GameTables, rank: tuple[int, ...], hands: list[int], hidden: list[int],
+               stock: tuple[int, ...], table: Sequence[int], covers: Sequence[int],
+               table_by: Sequence[int], attacker: int, defender: int, took: bool, out: int,
+               finish: tuple[int, ...], discard: int, bout: int, hidden_trump: int,
+               ev: EventSink) -> tuple[int, tuple[int, ...], int, tuple[int, ...], int,
+                                       Result | None, int, int]:
+    """Close a bout nobody can act in any more: the table goes to the taker or the discard,
+    hands are refilled (in place), players with no cards leave once the stock is empty, and
+    the game ends or the next bout starts. Returns the next phase, stock, out mask, finish
+    order, discard, result, attacker and defender."""
     table_mask = 0
     for card in table:
         table_mask |= 1 << card
     for card in covers:
         if card >= 0:
             table_mask |= 1 << card
-    discard = state.discard
     if took:
-        hands = hands[:defender] + (hands[defender] | table_mask,) + hands[defender + 1:]
+        hands[defender] |= table_mask
         if ev is not None:
             ev.append(E.Took(defender, cards_of(table_mask)))
     else:
         discard |= table_mask
         if ev is not None:
             ev.append(E.Discarded(cards_of(table_mask)))
-    attacker = state.attacker
-    out = state.out
-    stock = state.stock
     if stock:
-        hands, hidden, stock = _refill(t, hands, hidden, stock, attacker, defender, out, ev)
+        stock = _refill(t, hands, hidden, stock, attacker, defender, out, ev)
     held_before = out
-    finish = state.finish
     if not stock:
         for seat in t.order[attacker]:
             if not (out >> seat) & 1 and not hands[seat] and not hidden[seat]:
@@ -498,64 +532,52 @@ def _end_bout(state: State, hands: tuple[int, ...], hidden: tuple[int, ...],
                 finish = finish + (seat,)
                 if ev is not None:
                     ev.append(E.PlayerOut(seat))
-    bout = state.bout + 1
-    result = _result(t, game.rank, out, held_before, finish, table, table_by, ev)
+    bout += 1
+    result = _result(t, rank, out, held_before, finish, table, table_by, ev)
     if result is not None:
-        over: State = _new(State, (
-            game, OVER, hands, hidden, stock, state.trump, state.trump_card, state.hidden_trump,
-            state.reveal_card, (), (), (), attacker, defender, False, 0, 0, out, finish,
-            discard, bout, state.claims, state.lot_among, result, _NO_ACTORS, 0))
-        return over
+        return OVER, stock, out, finish, discard, result, attacker, defender
     # after a take the taker's left neighbour leads; after a defence the defender
-    attacker = next_active_of(n, out, defender, 1) if took or (out >> defender) & 1 else defender
+    attacker = next_active_of(t.n_players, out, defender, 1) if took or (out >> defender) & 1 \
+        else defender
     defender = defender_for(t, out, attacker)
     if ev is not None:
         limit = t.first_limit if bout == 0 else t.later_limit
         ev.append(E.BoutStarted(attacker, defender, -1 if limit == NO_LIMIT else limit))
-    if not stock and state.hidden_trump == UNKNOWN:
-        # потайной: the stock and the trump card are gone, so the hidden card is turned now
-        phase, actors = REVEAL_HIDDEN, (CHANCE,)
-    else:
-        phase, actors = PHASE_LEAD, (attacker,)
-    s: State = _new(State, (
-        game, phase, hands, hidden, stock, state.trump, state.trump_card, state.hidden_trump,
-        state.reveal_card, (), (), (), attacker, defender, False, 0, 0, out, finish, discard,
-        bout, state.claims, state.lot_among, None, actors, 0))
-    return s
+    # потайной: the stock and the trump card are gone, so the hidden card is turned now
+    phase = REVEAL_HIDDEN if not stock and hidden_trump == UNKNOWN else PHASE_LEAD
+    return phase, stock, out, finish, discard, None, attacker, defender
 
 
-def _refill(t: GameTables, hands: tuple[int, ...], hidden: tuple[int, ...],
-            stock: tuple[int, ...], attacker: int, defender: int, out: int,
-            ev: EventSink) -> tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]:
+def _refill(t: GameTables, hands: list[int], hidden: list[int], stock: tuple[int, ...],
+            attacker: int, defender: int, out: int, ev: EventSink) -> tuple[int, ...]:
+    """Draw up to the hand size in the refill order (the lists in place); the stock left."""
     hand_size = t.hand_size
-    order = t.refill_order[attacker][defender]
-    new_hands, new_hidden = list(hands), list(hidden)
-    for seat in order:
+    for seat in t.refill_order[attacker][defender]:
         if not stock:
             break
         if (out >> seat) & 1:
             continue
-        need = hand_size - new_hands[seat].bit_count() - new_hidden[seat]
+        need = hand_size - hands[seat].bit_count() - hidden[seat]
         if need <= 0:
             continue
         drawn, stock = stock[:need], stock[need:]
-        hand = new_hands[seat]
+        hand = hands[seat]
         unknown = 0
         for card in drawn:
             if card >= 0:
                 hand |= 1 << card
             else:
                 unknown += 1
-        new_hands[seat] = hand
+        hands[seat] = hand
         if unknown:
-            new_hidden[seat] += unknown
+            hidden[seat] += unknown
         if ev is not None:
             ev.append(E.Drew(seat, len(drawn), tuple(c for c in drawn if c >= 0)))
-    return tuple(new_hands), tuple(new_hidden), stock
+    return stock
 
 
 def _result(t: GameTables, rank: tuple[int, ...], out: int, held_before: int,
-            finish: tuple[int, ...], final_table: tuple[int, ...], final_by: tuple[int, ...],
+            finish: tuple[int, ...], final_table: Sequence[int], final_by: Sequence[int],
             ev: EventSink) -> Result | None:
     """The result when the game is over (one player, or one team, left holding cards)."""
     n = t.n_players
@@ -575,15 +597,3 @@ def _result(t: GameTables, rank: tuple[int, ...], out: int, held_before: int,
     if ev is not None:
         ev.append(E.GameOver(durak, draw, pogony))
     return Result(durak, draw, pogony, finish)
-
-
-def start_bout(state: State, attacker: int, ev: EventSink) -> State:
-    """The first bout of a game (later bouts start in `_end_bout`)."""
-    t = state.game.tables
-    defender = defender_for(t, state.out, attacker)
-    state = state._replace(phase=PHASE_LEAD, attacker=attacker, defender=defender, passed=0,
-                           shown=0, taking=False)
-    if ev is not None:
-        limit = t.first_limit if state.bout == 0 else t.later_limit
-        ev.append(E.BoutStarted(attacker, defender, -1 if limit == NO_LIMIT else limit))
-    return state

@@ -175,21 +175,7 @@ def _apply(state: State, action: Action, ev: EventSink) -> State:
         return on_lead(state, action, ev)
     if phase == OVER:
         raise IllegalAction(Reason.GAME_OVER)
-    new = _setup_transition(state, action, ev)
-    if new.phase != BOUT:
-        new = new._replace(actors=_phase_actors(new))
-    return new
-
-
-def _phase_actors(state: State) -> tuple[int, ...]:
-    phase = state.phase
-    if phase == LEAD:
-        return (state.attacker,)
-    if phase == CLAIM:
-        return (claimant(state),)
-    if phase == OVER:
-        return ()
-    return (CHANCE,)
+    return _setup_transition(state, action, ev)
 
 
 def _setup_transition(state: State, action: Action, ev: EventSink) -> State:

@@ -11,7 +11,7 @@ class Dealt(NamedTuple):
 
 
 class TrumpRevealed(NamedTuple):
-    card: int  # -1 when the trump is a fixed suit or there is none
+    card: int  # NO_CARD (-2) when the trump is a fixed suit or there is none
     suit: int
 
 

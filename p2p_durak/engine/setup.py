@@ -8,19 +8,19 @@ from collections.abc import Iterable
 from p2p_durak.engine import actions as A
 from p2p_durak.engine import events as E
 from p2p_durak.engine.actions import CHANCE, Action
-from p2p_durak.engine.bout import start_bout
 from p2p_durak.engine.cards import NO_SUIT, bits
 from p2p_durak.engine.errors import IllegalAction, Reason
 from p2p_durak.engine.events import EventSink
 from p2p_durak.engine.hands import check_card, holds
 from p2p_durak.engine.rules import RuleSet, validate
-from p2p_durak.engine.seats import claimant
+from p2p_durak.engine.seats import claimant, defender_for
 from p2p_durak.engine.state import (
     CLAIM,
     DEAL,
     LEAD,
     LOT,
     NO_CARD,
+    OVER,
     REVEAL_HIDDEN,
     REVEAL_TRUMP,
     UNKNOWN,
@@ -28,8 +28,45 @@ from p2p_durak.engine.state import (
     State,
     known_cards,
 )
+from p2p_durak.engine.tables import NO_LIMIT
 
 _SUIT_BY_NAME = {"spades": 0, "clubs": 1, "diamonds": 2, "hearts": 3}
+
+
+def evolve(state: State, *, phase: int | None = None, hands: tuple[int, ...] | None = None,
+           hidden: tuple[int, ...] | None = None, stock: tuple[int, ...] | None = None,
+           trump: int | None = None, trump_card: int | None = None,
+           hidden_trump: int | None = None, reveal_card: int | None = None,
+           attacker: int | None = None, defender: int | None = None,
+           claims: tuple[int, ...] | None = None,
+           lot_among: tuple[int, ...] | None = None) -> State:
+    """`state` with the given fields changed (None: unchanged) and who acts worked out for its
+    phase, in one build (NamedTuple's `_replace` is slow). Only for the phases outside a bout,
+    where the table is empty and nobody is taking or has passed."""
+    game = state.game
+    phase = state.phase if phase is None else phase
+    attacker = state.attacker if attacker is None else attacker
+    claims = state.claims if claims is None else claims
+    actors: tuple[int, ...]
+    if phase == LEAD:
+        actors = game.tables.solo[attacker]
+    elif phase == CLAIM:
+        actors = game.tables.solo[(game.dealer + 1 + len(claims)) % game.n_players]
+    elif phase == OVER:
+        actors = ()
+    else:
+        actors = (CHANCE,)
+    new: State = tuple.__new__(State, (
+        game, phase, state.hands if hands is None else hands,
+        state.hidden if hidden is None else hidden, state.stock if stock is None else stock,
+        state.trump if trump is None else trump,
+        state.trump_card if trump_card is None else trump_card,
+        state.hidden_trump if hidden_trump is None else hidden_trump,
+        state.reveal_card if reveal_card is None else reveal_card,
+        (), (), (), attacker, state.defender if defender is None else defender, False, 0, 0,
+        state.out, state.finish, state.discard, state.bout, claims,
+        state.lot_among if lot_among is None else lot_among, state.result, actors, 0))
+    return new
 
 
 _GAMES: dict[tuple[RuleSet, int, int, int | None, int], Game] = {}
@@ -110,16 +147,17 @@ def on_deal(state: State, ev: EventSink) -> State:
     if ev is not None:
         ev.append(E.Dealt(game.dealer, tuple(h.bit_count() + c for h, c in zip(hands, hidden,
                                                                                 strict=True))))
-    state = state._replace(hands=tuple(hands), hidden=tuple(hidden), stock=stock)
     trump_rule = rules.trump_rule
     if trump_rule == "turned_under_stock":
         reveal = stock[0] if stock else dealt[-1]
-        return state._replace(phase=REVEAL_TRUMP, reveal_card=reveal)
+        return evolve(state, phase=REVEAL_TRUMP, hands=tuple(hands), hidden=tuple(hidden),
+                      stock=stock, reveal_card=reveal)
     trump = _SUIT_BY_NAME[trump_rule.split(":", 1)[1]] if trump_rule.startswith("fixed_suit:") \
         else NO_SUIT
     if ev is not None:
         ev.append(E.TrumpRevealed(NO_CARD, trump))
-    return choose_first_attacker(state._replace(trump=trump), ev)
+    return choose_first_attacker(evolve(state, hands=tuple(hands), hidden=tuple(hidden),
+                                        stock=stock, trump=trump), ev)
 
 
 def on_reveal(state: State, action: Action, ev: EventSink) -> State:
@@ -143,8 +181,8 @@ def on_reveal(state: State, action: Action, ev: EventSink) -> State:
     if state.phase == REVEAL_HIDDEN:
         if ev is not None:
             ev.append(E.HiddenTrumpRevealed(card, suit))
-        return state._replace(phase=LEAD, hidden_trump=card, reveal_card=UNKNOWN,
-                              trump=suit if suit >= 0 else state.trump)
+        return evolve(state, phase=LEAD, hidden_trump=card, reveal_card=UNKNOWN,
+                      trump=suit if suit >= 0 else state.trump)
     if ev is not None:
         ev.append(E.TrumpRevealed(card, suit))
     if state.stock:
@@ -154,15 +192,15 @@ def on_reveal(state: State, action: Action, ev: EventSink) -> State:
             # потайной: the next card lies face down under the trump card, out of play. A full
             # state keeps its identity in `reveal_card`, which only the chance reveal reads.
             pending, stock = stock[0], stock[1:]
-        state = state._replace(stock=stock, trump=suit, trump_card=card, reveal_card=pending)
+        state = evolve(state, stock=stock, trump=suit, trump_card=card, reveal_card=pending)
     else:
         hands, hidden = state.hands, state.hidden
         dealer = game.dealer
         if not (hands[dealer] >> card) & 1:
             hands = hands[:dealer] + (hands[dealer] | (1 << card),) + hands[dealer + 1:]
             hidden = hidden[:dealer] + (hidden[dealer] - 1,) + hidden[dealer + 1:]
-        state = state._replace(hands=hands, hidden=hidden, trump=suit, trump_card=card,
-                               reveal_card=UNKNOWN)
+        state = evolve(state, hands=hands, hidden=hidden, trump=suit, trump_card=card,
+                       reveal_card=UNKNOWN)
     return choose_first_attacker(state, ev)
 
 
@@ -171,8 +209,8 @@ def choose_first_attacker(state: State, ev: EventSink) -> State:
     if game.first_attacker is not None:
         return first_attacker_chosen(state, game.first_attacker, False, ev)
     if state.trump == NO_SUIT:
-        return state._replace(phase=LOT, lot_among=tuple(range(game.n_players)))
-    return state._replace(phase=CLAIM, claims=())
+        return evolve(state, phase=LOT, lot_among=tuple(range(game.n_players)))
+    return evolve(state, phase=CLAIM, claims=())
 
 
 def on_claim(state: State, action: Action, ev: EventSink) -> State:
@@ -203,7 +241,7 @@ def on_claim(state: State, action: Action, ev: EventSink) -> State:
     if ev is not None:
         ev.append(E.Claimed(seat, card))
     claims = state.claims + (card,)
-    state = state._replace(hands=hands, hidden=hidden, claims=claims)
+    state = evolve(state, hands=hands, hidden=hidden, claims=claims)
     if len(claims) < game.n_players:
         return state
     shown = [(game.rank[c], (game.dealer + 1 + i) % game.n_players)
@@ -211,24 +249,28 @@ def on_claim(state: State, action: Action, ev: EventSink) -> State:
     if not shown:
         if game.rules.first_attacker_fallback == "lowest_card":
             raise IllegalAction(Reason.BAD_ACTION, "lowest_card fallback is pending")
-        return state._replace(phase=LOT, lot_among=tuple(range(game.n_players)))
+        return evolve(state, phase=LOT, lot_among=tuple(range(game.n_players)))
     low = min(rank for rank, _ in shown)
     tied = tuple(sorted(seat for rank, seat in shown if rank == low))
     if len(tied) > 1:
-        return state._replace(phase=LOT, lot_among=tied)
+        return evolve(state, phase=LOT, lot_among=tied)
     return first_attacker_chosen(state, tied[0], False, ev)
 
 
 def on_lot(state: State, action: Action, ev: EventSink) -> State:
     if action.target not in state.lot_among:
         raise IllegalAction(Reason.BAD_CHANCE, "not among the seats drawn for")
-    return first_attacker_chosen(state._replace(lot_among=()), action.target, True, ev)
+    return first_attacker_chosen(evolve(state, lot_among=()), action.target, True, ev)
 
 
 def first_attacker_chosen(state: State, seat: int, by_lot: bool, ev: EventSink) -> State:
+    t = state.game.tables
+    defender = defender_for(t, state.out, seat)
     if ev is not None:
+        limit = t.first_limit if state.bout == 0 else t.later_limit
         ev.append(E.FirstAttacker(seat, by_lot))
-    return start_bout(state, seat, ev)
+        ev.append(E.BoutStarted(seat, defender, -1 if limit == NO_LIMIT else limit))
+    return evolve(state, phase=LEAD, attacker=seat, defender=defender)
 
 
 def next_game(state: State) -> Game:

@@ -91,7 +91,8 @@ class Game:
         beaters = {trump: self._build_beaters(trump) for trump in (NO_SUIT, 0, 1, 2, 3)}
         set_(self, "_beaters", beaters)
         set_(self, "tables", GameTables(self.rules, self.n_players, self.suit, self.rank,
-                                        rank_mask, tuple(beaters[t] for t in range(-1, 4)),
+                                        rank_mask, self.suit_mask,
+                                        tuple(beaters[t] for t in range(-1, 4)),
                                         self.team))
 
     @property
@@ -173,8 +174,10 @@ class State(NamedTuple):
     @property
     def is_full(self) -> bool:
         """True when every card's place is known (no hidden hand cards, no unknown stock)."""
+        # потайной: before the deal the face-down card is still in the (known) stock
         return (not any(self.hidden) and UNKNOWN not in self.stock
-                and (self.hidden_trump != UNKNOWN or self.reveal_card >= 0))
+                and (self.hidden_trump != UNKNOWN or self.reveal_card >= 0
+                     or self.phase == DEAL))
 
 
 def known_cards(state: State) -> int:

@@ -44,14 +44,15 @@ class GameTables:
     """Derived, read-only facts of one game (rules x deck x seats)."""
 
     __slots__ = ("after_beat", "after_take", "attack_next_opponent", "beat", "beaters", "cap",
-                 "deal_action", "first_limit", "hand_size", "later_limit", "lead_cap",
-                 "lead_combos", "lead_single", "n_cards", "n_players", "no_trump", "order",
-                 "pass_", "pogony_max", "pogony_sixes", "refill_order", "same_rank", "show",
-                 "show_forward", "take", "team", "team_last", "throw", "throw_by", "throw_in",
-                 "transfer", "transfer_capacity", "transfer_next_opponent", "transfer_on")
+                 "deal_action", "first_limit", "hand_size", "higher_same", "later_limit",
+                 "lead_cap", "lead_combos", "lead_single", "n_cards", "n_players", "no_trump",
+                 "order", "pair", "pass_", "pogony_max", "pogony_sixes", "refill_order",
+                 "same_rank", "show", "show_forward", "solo", "take", "team", "team_last", "throw",
+                 "throw_by", "throw_in", "transfer", "transfer_capacity", "transfer_next_opponent",
+                 "transfer_on", "trumps")
 
     def __init__(self, rules: RuleSet, n_players: int, suit: tuple[int, ...],
-                 rank: tuple[int, ...], rank_mask: dict[int, int],
+                 rank: tuple[int, ...], rank_mask: dict[int, int], suit_mask: tuple[int, ...],
                  beaters: tuple[tuple[int, ...], ...], team: tuple[int, ...]) -> None:
         n_cards = len(suit)
         seats = range(n_players)
@@ -60,8 +61,13 @@ class GameTables:
         self.n_cards: int = n_cards
         self.team: tuple[int, ...] = team
         self.beaters: tuple[tuple[int, ...], ...] = beaters  # index: trump + 1
+        self.trumps: tuple[int, ...] = (0, *suit_mask)  # the trump suit's cards; index trump + 1
         self.same_rank: tuple[int, ...] = tuple(rank_mask.get(rank[c], 0) if rank[c] >= 0
                                                 else 0 for c in cards)
+        # the actors of a bout as shared tuples: one seat, or the defender and one thrower
+        self.solo: tuple[tuple[int, ...], ...] = tuple((s,) for s in seats)
+        self.pair: tuple[tuple[tuple[int, ...], ...], ...] = tuple(
+            tuple((d, s) for s in seats) for d in seats)
         self.order: tuple[tuple[int, ...], ...] = tuple(
             tuple((s + k) % n_players for k in seats) for s in seats)
         # knobs
@@ -112,5 +118,10 @@ class GameTables:
         self.beat: tuple[tuple[tuple[Action, ...], ...], ...] = tuple(
             tuple(tuple(Action(BEAT, s, single[c], i) for c in cards) for i in range(rows))
             for s in seats)
-        # multi-card leads, by seat then card mask; filled as they come up
-        self.lead_combos: tuple[dict[int, Action], ...] = tuple({} for _ in seats)
+        # the cards of the same rank above each card (for the leads of several cards)
+        self.higher_same: tuple[int, ...] = tuple(
+            self.same_rank[c] & ~((2 << c) - 1) for c in cards)
+        # leads of several cards, by seat, then by the first card, the higher cards of its
+        # rank in the hand and the cap; filled as they come up (see bout.lead_actions)
+        self.lead_combos: tuple[dict[int, tuple[Action, ...]], ...] = tuple(
+            {} for _ in seats)

@@ -1,10 +1,13 @@
 """Regression tests for engine bugs (the B-numbers of the bug list kept by the test battery).
 
 Each test plays the reproduction of a fixed bug and checks the fix: the action is refused with
-a reason (the state unchanged), or the rule set is refused by `validate`.
+a reason (the state unchanged), or the rule set is refused by `validate`. The last section holds
+`random_playout` to the engine: its games replay move for move through `step`.
 """
 
 from __future__ import annotations
+
+import random
 
 import pytest
 from engine_support import Table
@@ -15,15 +18,20 @@ from p2p_durak.engine import (
     IllegalAction,
     Reason,
     RuleError,
+    State,
+    is_over,
     legal_actions,
     make_game,
     new_game,
+    private_view,
+    random_playout,
     state_hash,
     step,
+    to_act,
     validate,
 )
 from p2p_durak.engine import actions as A
-from p2p_durak.engine.presets import get_preset
+from p2p_durak.engine.presets import get_preset, working_presets
 
 
 def _refused(table: Table, action: Action) -> Reason:
@@ -130,3 +138,60 @@ def test_b4_teams_without_team_last_are_refused() -> None:
         validate(rules.with_options(loser_rule="last_with_cards"), 4)
     assert caught.value.knob == "loser_rule"
     assert caught.value.message_ru
+
+
+# ---- random_playout: only legal play, exactly what `step` makes of it -----------------------
+
+def _playout_starts(preset: str, n: int, seed: int) -> list[State]:
+    """A fresh full state and one some random actions into the game."""
+    game = make_game(get_preset(preset).rules, n, seed % n)
+    rng = random.Random(seed)
+    order = list(range(game.n_cards))
+    rng.shuffle(order)
+    start = new_game(game, order)
+    state = start
+    for _ in range(rng.randrange(80)):
+        if is_over(state):
+            break
+        seat = rng.choice(sorted(to_act(state)))
+        state = step(state, rng.choice(legal_actions(state, seat)))
+    return [start, state]
+
+
+@pytest.mark.parametrize(("preset", "n"), [(p.id, n) for p in working_presets()
+                                           for n in p.players])
+def test_playouts_are_legal_play_replayed_exactly_by_step(preset: str, n: int) -> None:
+    for seed in range(4):
+        for start in _playout_starts(preset, n, seed):
+            log: list[Action] = []
+            final = random_playout(start, seed, log)
+            assert is_over(final)
+            state = start
+            for action in log:
+                assert action.seat in to_act(state)
+                assert action in legal_actions(state, action.seat)
+                state = step(state, action)
+            assert tuple(state) == tuple(final)
+            assert tuple(random_playout(start, seed)) == tuple(final)  # the seed decides
+
+
+def test_playouts_differ_by_seed_and_need_a_full_state() -> None:
+    start = _playout_starts("app_podkidnoy", 3, 1)[0]
+    logs = set()
+    for seed in range(5):
+        log: list[Action] = []
+        random_playout(start, seed, log)
+        logs.add(tuple(log))
+    assert len(logs) == 5
+    with pytest.raises(ValueError, match="full state"):
+        random_playout(private_view(start, 0), 0)
+
+
+def test_b5_a_full_hidden_trump_deal_is_full_before_the_deal() -> None:
+    """`State.is_full` said False for a full потайной state before the deal (the face-down
+    card is still in the known stock)."""
+    game = make_game(get_preset("app_potayny").rules, 2, 0)
+    start = new_game(game, list(range(game.n_cards)))
+    assert start.is_full
+    assert not new_game(game, None).is_full
+    assert is_over(random_playout(start, 7))

@@ -1,0 +1,245 @@
+"""Seeded random playouts: a full state played to the end by uniformly random legal moves.
+
+For bots' search (Monte Carlo rollouts over determinized states) and the simulator benchmark.
+Chance is an input here too: the seed drives a small xorshift generator written out below, so
+the engine still imports no `random`. Each step picks a seat uniformly among those that may
+act (`to_act`), then an action uniformly among that seat's `legal_actions`.
+
+The bouts, where nearly every action of a game happens, are played on `_Board`, a mutable
+working copy of the state, instead of building a new `State` per action. The legal actions
+come from the generators `legal_actions` uses, the who-acts rule and the end of a bout are the
+engine's own (`bout_actors_of`, `close_bout`); only the few field updates of each move are
+written out here, and `tests/engine/test_engine_regressions.py` replays playouts through
+`step` to hold them equal. The deal, reveals, claims and lots go through `step` itself.
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+from p2p_durak.engine.actions import BEAT, CHANCE, PASS, SHOW, TAKE, Action
+from p2p_durak.engine.bout import (
+    bout_actors_of,
+    close_bout,
+    defender_options,
+    lead_actions,
+    lead_cap,
+    thrower_options,
+)
+from p2p_durak.engine.core import chance_outcome, legal_actions, step
+from p2p_durak.engine.seats import transfer_target_of
+from p2p_durak.engine.state import BOUT, LEAD, OVER, UNKNOWN, Result, State
+from p2p_durak.engine.tables import GameTables
+
+_MASK32: Final = 0xFFFFFFFF
+_MASK64: Final = 0xFFFFFFFFFFFFFFFF
+
+
+def seed_state(seed: int) -> int:
+    """A non-zero 32-bit generator state from any integer seed (splitmix64's finaliser)."""
+    z = (seed + 0x9E3779B97F4A7C15) & _MASK64
+    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK64
+    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK64
+    z ^= z >> 31
+    return (z & _MASK32) or 0x6D2B79F5
+
+
+def next_state(x: int) -> int:
+    """One xorshift32 step (Marsaglia 2003): a full-period generator on non-zero 32-bit ints."""
+    x ^= (x << 13) & _MASK32
+    x ^= x >> 17
+    return x ^ ((x << 5) & _MASK32)
+
+
+def random_playout(state: State, seed: int, log: list[Action] | None = None) -> State:
+    """Play `state` (a full state) to the end with random legal moves drawn from `seed`.
+
+    The same state and seed give the same game on every machine. `log`, when given, receives
+    every action played, so the game can be replayed with `step`."""
+    if not state.is_full:
+        raise ValueError("a playout needs a full state (every card's place known)")
+    x = seed_state(seed)
+    while True:
+        phase = state.phase
+        if phase == OVER:
+            return state
+        if phase in (LEAD, BOUT):
+            board = _Board(state)
+            x = board.play(x, log)
+            state = board.to_state()
+            continue
+        actors = state.actors
+        x = next_state(x)
+        seat = actors[x % len(actors)]
+        action = chance_outcome(state) if seat == CHANCE else None
+        if action is None:
+            legal = legal_actions(state, seat)
+            x = next_state(x)
+            action = legal[x % len(legal)]
+        state = step(state, action)
+        if log is not None:
+            log.append(action)
+
+
+class _Board:
+    """The changing part of a full state during its bouts, as mutable fields.
+
+    A full state has no hidden cards, so `hidden` stays all zeros; the fields a bout never
+    changes (trump, claims, ...) are read from `origin` when the board turns back into a
+    `State`."""
+
+    __slots__ = ("actors", "attacker", "bout", "covers", "defender", "discard", "finish",
+                 "hands", "origin", "out", "passed", "phase", "rank", "ranks", "result",
+                 "shown", "stock", "t", "table", "table_by", "taking", "uncovered", "zeros")
+
+    def __init__(self, state: State) -> None:
+        self.origin: State = state
+        self.t: GameTables = state.game.tables
+        self.rank: tuple[int, ...] = state.game.rank
+        self.phase: int = state.phase
+        self.hands: list[int] = list(state.hands)
+        self.zeros: list[int] = list(state.hidden)
+        self.stock: tuple[int, ...] = state.stock
+        self.table: list[int] = list(state.table)
+        self.covers: list[int] = list(state.covers)
+        self.table_by: list[int] = list(state.table_by)
+        self.uncovered: int = state.covers.count(UNKNOWN)
+        self.attacker: int = state.attacker
+        self.defender: int = state.defender
+        self.taking: bool = state.taking
+        self.passed: int = state.passed
+        self.shown: int = state.shown
+        self.out: int = state.out
+        self.finish: tuple[int, ...] = state.finish
+        self.discard: int = state.discard
+        self.bout: int = state.bout
+        self.ranks: int = state.table_ranks
+        self.actors: tuple[int, ...] = state.actors
+        self.result: Result | None = state.result
+
+    def to_state(self) -> State:
+        s = self.origin
+        state: State = tuple.__new__(State, (
+            s.game, self.phase, tuple(self.hands), s.hidden, self.stock, s.trump, s.trump_card,
+            s.hidden_trump, s.reveal_card, tuple(self.table), tuple(self.covers),
+            tuple(self.table_by), self.attacker, self.defender, self.taking, self.passed,
+            self.shown, self.out, self.finish, self.discard, self.bout, s.claims, s.lot_among,
+            self.result, self.actors, self.ranks))
+        return state
+
+    def play(self, x: int, log: list[Action] | None) -> int:
+        """Random moves while the game is in its bouts; the generator state after them."""
+        t = self.t
+        trump = self.origin.trump
+        while True:
+            phase = self.phase
+            if phase != BOUT and phase != LEAD:
+                return x
+            actors = self.actors
+            if len(actors) == 1:
+                seat = actors[0]
+            else:
+                x = next_state(x)
+                seat = actors[x % len(actors)]
+            if phase == BOUT:
+                if seat == self.defender:
+                    options = defender_options(t, seat, self.hands[seat], trump, self.table,
+                                               self.covers, self.out, self.shown, self.bout,
+                                               self.hands, self.zeros)
+                    x = next_state(x)
+                    action = options[x % len(options)]
+                    kind = action.kind
+                    if kind == BEAT:
+                        self.beat(seat, action.cards[0], action.target)
+                    elif kind == TAKE:
+                        self.taking = True
+                        self.passed = 0
+                    else:
+                        self.transfer(seat, action.cards[0], kind == SHOW)
+                else:
+                    options = thrower_options(t, seat, self.hands[seat] & self.ranks)
+                    x = next_state(x)
+                    action = options[x % len(options)]
+                    if action.kind == PASS:
+                        self.passed |= 1 << seat
+                    else:
+                        self.throw(seat, action.cards[0])
+            else:
+                defender = self.defender
+                options = lead_actions(t, seat, self.hands[seat],
+                                       lead_cap(t, self.bout, self.hands[defender].bit_count()))
+                x = next_state(x)
+                action = options[x % len(options)]
+                self.lead(seat, action.cards)
+            if log is not None:
+                log.append(action)
+            self.settle()
+
+    def lead(self, seat: int, cards: tuple[int, ...]) -> None:
+        n = len(cards)
+        for card in cards:
+            self.hands[seat] &= ~(1 << card)
+        self.phase = BOUT
+        self.table = list(cards)
+        self.covers = [UNKNOWN] * n
+        self.table_by = [seat] * n
+        self.uncovered = n
+        self.passed = 0
+        self.ranks = self.t.same_rank[cards[0]]
+
+    def throw(self, seat: int, card: int) -> None:
+        self.hands[seat] &= ~(1 << card)
+        self.table.append(card)
+        self.covers.append(UNKNOWN)
+        self.table_by.append(seat)
+        self.uncovered += 1
+        self.passed = 0
+
+    def beat(self, seat: int, card: int, target: int) -> None:
+        self.hands[seat] &= ~(1 << card)
+        self.covers[target] = card
+        self.uncovered -= 1
+        self.passed = 0
+        self.ranks |= self.t.same_rank[card]
+
+    def transfer(self, seat: int, card: int, showing: bool) -> None:
+        if showing:
+            self.shown |= 1 << card
+        else:
+            self.hands[seat] &= ~(1 << card)
+            self.table.append(card)
+            self.covers.append(UNKNOWN)
+            self.table_by.append(seat)
+            self.uncovered += 1
+        self.defender = transfer_target_of(self.t, self.out, seat)
+        self.passed = 0
+
+    def settle(self) -> None:
+        """Go on with the bout while anybody may act in it, else close it."""
+        hands = self.hands
+        holding = 0
+        for seat in range(len(hands)):
+            if hands[seat]:
+                holding |= 1 << seat
+        actors = bout_actors_of(self.t, holding, hands[self.defender].bit_count(),
+                                len(self.table), self.uncovered, self.attacker, self.defender,
+                                self.taking, self.passed, self.out, self.bout)
+        if actors:
+            self.actors = actors
+            return
+        (self.phase, self.stock, self.out, self.finish, self.discard, self.result,
+         self.attacker, self.defender) = close_bout(
+            self.t, self.rank, self.hands, self.zeros, self.stock, self.table, self.covers,
+            self.table_by, self.attacker, self.defender, self.taking, self.out, self.finish,
+            self.discard, self.bout, self.origin.hidden_trump, None)
+        self.bout += 1
+        self.table = []
+        self.covers = []
+        self.table_by = []
+        self.uncovered = 0
+        self.taking = False
+        self.passed = 0
+        self.shown = 0
+        self.ranks = 0
+        self.actors = () if self.phase == OVER else (
+            self.t.solo[self.attacker] if self.phase == LEAD else (CHANCE,))
