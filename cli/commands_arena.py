@@ -8,7 +8,7 @@ import math
 import sys
 from typing import Any
 
-from p2p_durak.bots.arena import ArenaReport, run_arena
+from p2p_durak.bots.arena import ArenaReport, GameRecord, run_arena
 from p2p_durak.bots.levels import LEVELS
 from p2p_durak.bots.table import MAX_SEAT_ACTIONS
 from p2p_durak.engine import RuleError
@@ -46,6 +46,8 @@ def add_arena_parser(subparsers: Any) -> argparse.ArgumentParser:
     parser.add_argument("--max-actions", type=_positive, default=MAX_SEAT_ACTIONS,
                         help=f"abort a game after this many seat actions "
                              f"(default: {MAX_SEAT_ACTIONS})")
+    parser.add_argument("--progress", action="store_true",
+                        help="report each finished game on standard error")
     parser.add_argument("--json", action="store_true",
                         help="end with the report as one JSON object on the last line")
     parser.set_defaults(handler=run_arena_command)
@@ -84,7 +86,8 @@ def run_arena_command(args: argparse.Namespace) -> int:
     try:
         report = run_arena(args.bots, args.games, args.seed, preset=args.preset,
                            players=args.players, workers=args.workers, hard_options=hard,
-                           max_seat_actions=args.max_actions)
+                           max_seat_actions=args.max_actions,
+                           on_game=_progress if args.progress else None)
     except RuleError as error:
         print(f"durak arena: {error.message_en}", file=sys.stderr)
         return 2
@@ -95,6 +98,13 @@ def run_arena_command(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(report.as_dict(), ensure_ascii=False, sort_keys=True))
     return 0
+
+
+def _progress(done: int, total: int, record: GameRecord) -> None:
+    result = "aborted" if record.aborted else "draw" if record.draw else \
+        "durak " + ",".join(record.seat_levels[d] for d in record.durak)
+    print(f"game {done}/{total}: {' v '.join(record.seat_levels)}: {result}", file=sys.stderr,
+          flush=True)
 
 
 def print_report(report: ArenaReport) -> None:

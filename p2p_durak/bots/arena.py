@@ -11,7 +11,7 @@ from __future__ import annotations
 import math
 import random
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
@@ -171,7 +171,10 @@ def arena_specs(levels: Sequence[str], games: int, seed: int, preset: str, playe
 
 def run_arena(levels: Sequence[str], games: int, seed: int, *, preset: str = "app_podkidnoy",
               players: int = 2, workers: int = 2, hard_options: dict[str, Any] | None = None,
-              max_seat_actions: int = MAX_SEAT_ACTIONS) -> ArenaReport:
+              max_seat_actions: int = MAX_SEAT_ACTIONS,
+              on_game: Callable[[int, int, GameRecord], None] | None = None) -> ArenaReport:
+    """Play the arena; `on_game(done, total, record)` is called as each game's record
+    arrives (in game order)."""
     levels = list(levels)
     for level in levels:
         if level not in LEVELS:
@@ -190,11 +193,19 @@ def run_arena(levels: Sequence[str], games: int, seed: int, *, preset: str = "ap
     times: dict[str, list[float]] = {}
     cpu: dict[str, list[float]] = {}
     start = time.perf_counter()
+    records: list[GameRecord] = []
+
+    def collect(results: Iterable[GameRecord]) -> None:
+        for record in results:
+            records.append(record)
+            if on_game is not None:
+                on_game(len(records), len(specs), record)
+
     if workers <= 1:
-        records = [play_spec(spec) for _, spec in specs]
+        collect(play_spec(spec) for _, spec in specs)
     else:
         with ProcessPoolExecutor(max_workers=workers) as pool:
-            records = list(pool.map(play_spec, [spec for _, spec in specs], chunksize=1))
+            collect(pool.map(play_spec, [spec for _, spec in specs], chunksize=1))
     for (pair_index, _spec), record in zip(specs, records, strict=True):
         stats = pairs[pair_index]
         stats.games += 1
