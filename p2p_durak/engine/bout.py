@@ -221,13 +221,16 @@ def defender_options(t: GameTables, seat: int, hand: int, trump: int, table: Seq
                     if mask & low:
                         options.append(beat_rows[index][card] if index < len(beat_rows)
                                        else Action(BEAT, seat, (card,), index))
-    # before_first_cover: nothing covered yet, so every attack card shares the lead's rank
-    if t.transfer_on and not covered:
-        same = hand & t.same_rank[table[0]]
+    # before_first_cover: nothing covered yet, so every attack card shares the lead's rank;
+    # any_unbeaten_same_rank: the unbeaten cards must share one rank
+    if t.transfer_on and (not covered or t.transfer_any):
+        rank_card = table[0] if not covered else unbeaten_rank_card(t, table, covers)
+        same = hand & t.same_rank[rank_card] if rank_card >= 0 else 0
         if same:
             target = transfer_target_of(t, out, seat)
             size = hands[target].bit_count() + hidden[target]
-            if can_transfer(t, seat, target, len(table) + 1, True, bout, size):
+            unbeaten = len(table) - covered
+            if can_transfer(t, seat, target, len(table), unbeaten, True, bout, size):
                 row = t.transfer[seat]
                 rest = same
                 while rest:
@@ -236,7 +239,7 @@ def defender_options(t: GameTables, seat: int, hand: int, trump: int, table: Seq
                     rest ^= low
             showable = same & t.trumps[trump + 1] & ~shown
             if t.show_forward and showable and can_transfer(t, seat, target, len(table),
-                                                            False, bout, size):
+                                                            unbeaten, False, bout, size):
                 row = t.show[seat]
                 while showable:
                     low = showable & -showable
@@ -262,21 +265,45 @@ def thrower_options(t: GameTables, seat: int, cards: int) -> list[Action]:
     return options
 
 
-def transfer_window_open(state: State) -> bool:
-    if not state.game.tables.transfer_on or state.taking:
-        return False
-    # before_first_cover: nothing covered yet, so every attack card shares the lead's rank
-    return all(c == UNKNOWN for c in state.covers)
+def transfer_rank_card(state: State) -> int:
+    """An attack card whose rank a transfer must match now, or -1 when no transfer is open:
+    before_first_cover the lead (nothing covered yet); any_unbeaten_same_rank any unbeaten
+    card, when all the unbeaten cards share its rank."""
+    t = state.game.tables
+    if not t.transfer_on or state.taking:
+        return -1
+    if UNKNOWN not in state.covers:
+        return -1
+    if all(c == UNKNOWN for c in state.covers):
+        return state.table[0]
+    return unbeaten_rank_card(t, state.table, state.covers) if t.transfer_any else -1
 
 
-def can_transfer(t: GameTables, defender: int, target: int, total: int, adds: bool, bout: int,
-                 target_size: int) -> bool:
-    """Whether a transfer to `target` is allowed with `total` attack cards on the table."""
+def unbeaten_rank_card(t: GameTables, table: Sequence[int], covers: Sequence[int]) -> int:
+    """The first unbeaten attack card if every unbeaten card shares its rank, else -1."""
+    found = -1
+    for index in range(len(table)):
+        if covers[index] == UNKNOWN:
+            card = table[index]
+            if found < 0:
+                found = card
+            elif not (t.same_rank[found] >> card) & 1:
+                return -1
+    return found
+
+
+def can_transfer(t: GameTables, defender: int, target: int, n_table: int, unbeaten: int,
+                 adds: bool, bout: int, target_size: int) -> bool:
+    """Whether a transfer to `target` is allowed with `n_table` attack cards on the table,
+    `unbeaten` of them uncovered; `adds`: the transfer card joins the table."""
     if target == defender:
         return False
-    if adds and total > (t.first_limit if bout == 0 else t.later_limit):
-        return False
-    return not t.transfer_capacity or target_size >= total
+    if adds:
+        n_table += 1
+        unbeaten += 1
+        if n_table > (t.first_limit if bout == 0 else t.later_limit):
+            return False
+    return not t.transfer_capacity or target_size >= unbeaten
 
 
 # ---- checks --------------------------------------------------------------------------------
@@ -362,7 +389,8 @@ def on_transfer(state: State, action: Action, ev: EventSink) -> State:
     showing = action.kind == SHOW
     if seat != state.defender:
         raise IllegalAction(Reason.NOT_YOUR_TURN)
-    if not transfer_window_open(state):
+    rank_card = transfer_rank_card(state)
+    if rank_card < 0:
         raise IllegalAction(Reason.TRANSFER_NOT_ALLOWED)
     if showing and not t.show_forward:
         raise IllegalAction(Reason.SHOW_NOT_ALLOWED, "transfer by showing is off")
@@ -370,13 +398,13 @@ def on_transfer(state: State, action: Action, ev: EventSink) -> State:
         raise IllegalAction(Reason.BAD_ACTION, "a transfer is one card")
     card = action.cards[0]
     check_card(state, seat, card)
-    if game.rank[card] != game.rank[state.table[0]]:
+    if game.rank[card] != game.rank[rank_card]:
         raise IllegalAction(Reason.TRANSFER_NOT_ALLOWED, "the card must be of the attack rank")
     if showing and (game.suit[card] != state.trump or (state.shown >> card) & 1):
         raise IllegalAction(Reason.SHOW_NOT_ALLOWED)
     target = transfer_target_of(t, state.out, seat)
-    total = len(state.table) + (0 if showing else 1)
-    if not can_transfer(t, seat, target, total, not showing, state.bout,
+    if not can_transfer(t, seat, target, len(state.table), state.covers.count(UNKNOWN),
+                        not showing, state.bout,
                         state.hands[target].bit_count() + state.hidden[target]):
         raise IllegalAction(Reason.TRANSFER_CAPACITY)
     return do_transfer(state, seat, card, target, showing, ev)

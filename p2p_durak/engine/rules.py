@@ -277,7 +277,7 @@ IMPLEMENTED: dict[str, frozenset[Any]] = {
     "defence_visibility": frozenset({"open"}),
     "hand_visibility": frozenset({"owner_only"}),
     "voluntary_take": frozenset({True}),
-    "transfer_window": frozenset({"before_first_cover"}),
+    "transfer_window": frozenset({"before_first_cover", "any_unbeaten_same_rank"}),
     "transfer_cards_per_action": frozenset({"1"}),
     "transfer_target": frozenset({"next_clockwise", "next_active_opponent"}),
     "transfer_by_showing": frozenset({"off", "forward"}),

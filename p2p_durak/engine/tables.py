@@ -48,8 +48,8 @@ class GameTables:
                  "lead_cap", "lead_combos", "lead_single", "n_cards", "n_players", "no_trump",
                  "order", "pair", "pass_", "pogony_max", "pogony_sixes", "refill_order",
                  "same_rank", "show", "show_forward", "solo", "take", "team", "team_last", "throw",
-                 "throw_by", "throw_in", "transfer", "transfer_capacity", "transfer_next_opponent",
-                 "transfer_on", "trumps")
+                 "throw_by", "throw_in", "transfer", "transfer_any", "transfer_capacity",
+                 "transfer_next_opponent", "transfer_on", "trumps")
 
     def __init__(self, rules: RuleSet, n_players: int, suit: tuple[int, ...],
                  rank: tuple[int, ...], rank_mask: dict[int, int], suit_mask: tuple[int, ...],
@@ -84,6 +84,7 @@ class GameTables:
             lead_cap = min(lead_cap, rules.lead_max)
         self.lead_cap: int = lead_cap
         self.transfer_on: bool = rules.transfer
+        self.transfer_any: bool = rules.transfer_window == "any_unbeaten_same_rank"
         self.transfer_next_opponent: bool = rules.transfer_target == "next_active_opponent"
         self.transfer_capacity: bool = rules.transfer_capacity_check
         self.show_forward: bool = rules.transfer_by_showing == "forward"

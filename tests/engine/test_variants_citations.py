@@ -1,0 +1,21 @@
+"""The variant tests quote the compendium verbatim, as test_citations checks for the others."""
+
+from __future__ import annotations
+
+import pytest
+import test_citations as citations
+import test_variants_perevodnoy_2
+
+CITED = citations._cited(test_variants_perevodnoy_2)
+
+
+def test_the_variant_tests_cite_the_seed() -> None:
+    assert len({name for name, _, _ in CITED}) >= 4
+
+
+@pytest.mark.skipif(not citations.SEEDS.exists(),
+                    reason="shared/seeds is not beside the repository")
+@pytest.mark.parametrize(("test", "seed_name", "quote"), CITED,
+                         ids=[f"{n}-{i}" for i, (n, _, _) in enumerate(CITED)])
+def test_every_variant_quote_is_in_the_seed(test: str, seed_name: str, quote: str) -> None:
+    citations.test_every_quote_is_in_the_seed(test, seed_name, quote)

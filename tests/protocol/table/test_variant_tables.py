@@ -1,0 +1,24 @@
+"""Compendium variants over the mental-poker deck: a whole game at every party's machine agrees
+and the end-of-game audit finds nothing (modelled on test_table_machine)."""
+
+from __future__ import annotations
+
+import pytest
+
+from p2p_durak import engine as eng
+from p2p_durak.protocol.table import AuditFinished
+
+from .test_table_machine import _run, _table
+
+VARIANTS = [("perevodnoy_2", 2), ("perevodnoy_2", 3)]
+
+
+@pytest.mark.parametrize(("preset", "n"), VARIANTS)
+def test_whole_game_agrees_and_audits_clean(preset: str, n: int) -> None:
+    machines = _table(n, preset, seed=n + 40)
+    _run(machines, seed=n + 40)
+    states = [m.state for m in machines]
+    assert all(s is not None and s.result is not None for s in states)
+    assert len({eng.state_hash(s) for s in states if s is not None}) == 1
+    for m in machines:
+        assert m.audit == AuditFinished(())
