@@ -73,16 +73,23 @@ class Stamps:
     dealt: float | None = None
     cards: float | None = None
     first_move: float | None = None
+    first_move_seq: int = 0  # log entries committed up to the first move
+    meshed: float | None = None  # links to every other party up
+    entries: int = 0  # log entries in the whole game
     finished: float | None = None
     moves: int = 0
     own_moves: list[float] = field(default_factory=list)
     deck: list[float] = field(default_factory=list)
+    alone: list[float] = field(default_factory=list)  # own moves when only we could act
+    raced: list[float] = field(default_factory=list)  # own moves when several parties could
 
 
 def _node_main(args: argparse.Namespace) -> None:
     import trio
 
     signal.signal(signal.SIGUSR1, _dump_state)  # the parent asks before it gives up on us
+    # The default (wall-clock) timer: a Python-level timer such as time.process_time slows a
+    # node so much that the table stalls (see docs/performance.md).
     profiler = cProfile.Profile() if args.profile else None
     if profiler is not None:
         profiler.enable()
@@ -98,6 +105,8 @@ def _node_main(args: argparse.Namespace) -> None:
                 "cards": stamps.cards, "first_move": stamps.first_move,
                 "finished": stamps.finished, "moves": stamps.moves,
                 "own_moves": stamps.own_moves, "deck": stamps.deck, "cpu": cpu,
+                "alone": stamps.alone, "raced": stamps.raced, "meshed": stamps.meshed,
+                "first_move_seq": stamps.first_move_seq, "entries": stamps.entries,
                 "maxrss_kb": usage.ru_maxrss, "rss_kb": _rss_kb(), "done": time.monotonic(),
             }), flush=True)
     finally:
@@ -137,6 +146,7 @@ async def _play_one(args: argparse.Namespace, game: int) -> tuple[Stamps, float 
 
     from p2p_durak.engine.actions import CHANCE, DEAL
     from p2p_durak.engine.presets import DEFAULT_PRESET, get_preset
+    from p2p_durak.node.game import GameRunner, Turn
     from p2p_durak.node.headless import make_node
     from p2p_durak.node.lobby import GameStart, JoinFailed, TableConfig
     from p2p_durak.node.players import BotPlayer
@@ -146,8 +156,21 @@ async def _play_one(args: argparse.Namespace, game: int) -> tuple[Stamps, float 
     stamps = Stamps()
 
     class TimedBot(BotPlayer):
+        submitted: tuple[float, bool] | None = None  # when we last moved, and if in a race
+        runner: GameRunner | None = None
+
+        async def turn(self, turn: Turn, runner: GameRunner) -> None:
+            contested = len(turn.table.waiting_for()) > 1  # a fairness window may run
+            await super().turn(turn, runner)
+            self.submitted = (time.monotonic(), contested)
+
         async def update(self, table: TableMachine, events: tuple[TableEvent, ...]) -> None:
             now = time.monotonic()
+            if self.submitted is not None and any(
+                    isinstance(e, Moved) and e.seat == table.my_seat for e in events):
+                since, contested = self.submitted
+                (stamps.raced if contested else stamps.alone).append(now - since)
+                self.submitted = None
             for event in events:
                 if isinstance(event, Seated) and stamps.seated is None:
                     stamps.seated = now
@@ -160,6 +183,8 @@ async def _play_one(args: argparse.Namespace, game: int) -> tuple[Stamps, float 
                         stamps.moves += 1
                         if stamps.first_move is None:
                             stamps.first_move = now
+                            if self.runner is not None:
+                                stamps.first_move_seq = self.runner.log.seq
             await super().update(table, events)
 
     home = Path(args.home)
@@ -186,16 +211,30 @@ async def _play_one(args: argparse.Namespace, game: int) -> tuple[Stamps, float 
             played.set()
 
         runner = await nursery.start(play)
+        player.runner = runner
         _RUNNERS.append(runner)
+        nursery.start_soon(_watch_mesh, runner, stamps)
         await runner.finished.wait()
         stamps.finished = time.monotonic()
         stamps.own_moves = list(runner.latencies["move"])
         stamps.deck = list(runner.latencies["deck"])
+        stamps.entries = runner.log.seq
         if runner.diagnosis is not None:
             raise SystemExit(f"node {args.index}: the game stopped: {runner.diagnosis}")
         await played.wait()  # the runner lingers a little for peers that still need our acks
         nursery.cancel_scope.cancel()
     return stamps, signed
+
+
+async def _watch_mesh(runner: Any, stamps: Stamps) -> None:
+    import trio
+
+    mesh = runner.mesh
+    others = [p for p in range(len(mesh.parties)) if p != mesh.me]
+    # The mesh has no event for "all links up"; polling from outside keeps the node untouched.
+    while not all(mesh.connected(p) for p in others):  # noqa: ASYNC110
+        await trio.sleep(0.005)
+    stamps.meshed = time.monotonic()
 
 
 async def _join(node: Any, endpoint: Any, join_failed: type[Exception]) -> Any:
@@ -254,7 +293,7 @@ def run_table(games: int, seats: int, seed: int, deadline: float,
             for proc in procs:
                 if proc.poll() is None:
                     proc.send_signal(signal.SIGUSR1)
-            time.sleep(1.0)  # let them print where they stand
+            time.sleep(3.0)  # let them print where they stand
             raise SystemExit(f"the table did not finish within {deadline:.0f} s; logs:\n"
                              + _logs(work)) from None
         finally:
@@ -286,19 +325,27 @@ def _percentile(values: list[float], q: float) -> float:
 def summarize(per_node: list[list[dict[str, Any]]], wall: float) -> dict[str, Any]:
     games = len(per_node[0])
     first_moves: list[float] = []
-    phases: dict[str, list[float]] = {"seated": [], "dealt": [], "cards": []}
+    phases: dict[str, list[float]] = {"meshed": [], "seated": [], "dealt": [], "cards": []}
     durations: list[float] = []
     moves: list[int] = []
+    entries: list[int] = []
+    before_first: list[int] = []
     for g in range(games):
         records = [node[g] for node in per_node]
         signed = records[0]["signed"]
         first_moves.append(min(r["first_move"] for r in records) - signed)
         for phase, values in phases.items():
-            values.append(min(r[phase] for r in records) - signed)
+            # meshed: when the last node has all its links; the rest: the first node to see it
+            pick = max if phase == "meshed" else min
+            values.append(pick(r[phase] for r in records) - signed)
         durations.append(max(r["finished"] for r in records) - signed)
         moves.append(records[0]["moves"])
+        entries.append(records[0]["entries"])
+        before_first.append(min(r["first_move_seq"] for r in records))
     commits = [x * 1000 for node in per_node for r in node for x in r["own_moves"]]
     deck = [x * 1000 for node in per_node for r in node for x in r["deck"]]
+    alone = [x * 1000 for node in per_node for r in node for x in r["alone"]]
+    raced = [x * 1000 for node in per_node for r in node for x in r["raced"]]
     cpu = sum(r["cpu"] for node in per_node for r in node)
     maxrss = [node[-1]["maxrss_kb"] / 1024 for node in per_node]
     span = max(r["done"] for node in per_node for r in node) - per_node[0][0]["signed"]
@@ -309,6 +356,10 @@ def summarize(per_node: list[list[dict[str, Any]]], wall: float) -> dict[str, An
         "commit_ms": {"count": len(commits), "median": statistics.median(commits),
                       "p90": _percentile(commits, 90), "p99": _percentile(commits, 99),
                       "max": max(commits)},
+        "commit_alone_ms": {"count": len(alone), "median": statistics.median(alone),
+                            "p99": _percentile(alone, 99)},
+        "commit_raced_ms": {"count": len(raced), "median": statistics.median(raced),
+                            "p99": _percentile(raced, 99)},
         "deck_step_ms": {"count": len(deck), "median": statistics.median(deck),
                          "p99": _percentile(deck, 99)},
         "game_s": {"mean": statistics.mean(durations), "max": max(durations)},
@@ -316,6 +367,11 @@ def summarize(per_node: list[list[dict[str, Any]]], wall: float) -> dict[str, An
         "back_to_back_per_minute": 60 * games / span if games > 1 else None,
         "rss_mb": {"max": max(maxrss), "mean": statistics.mean(maxrss)},
         "cpu_s_per_game": cpu / games,
+        "entries_per_game": statistics.mean(entries),
+        "entries_to_first_move": statistics.median(before_first),
+        # what one node spends per committed entry (lobby and deck included)
+        "cpu_ms_per_entry_per_node": 1000 * cpu / sum(entries) / len(per_node),
+        "cpu_cores": os.cpu_count(),
         "wall_s": wall,
     }
 
@@ -349,12 +405,17 @@ def report(s: dict[str, Any]) -> None:
     print(f"{s['seats']} node processes on 127.0.0.1, {s['games']} game(s) of 36 cards, "
           f"{s['moves_per_game']:.0f} player moves per game")
     print(f"start -> first move: median {fm['median']:.2f} s, max {fm['max']:.2f} s "
-          f"(seated {ph['seated']:.2f}, dealt {ph['dealt']:.2f}, cards shown {ph['cards']:.2f}) "
+          f"(meshed {ph['meshed']:.2f}, seated {ph['seated']:.2f}, dealt {ph['dealt']:.2f}, "
+          f"cards shown {ph['cards']:.2f}) "
           f"[target < 1 s: {mark[ok['first_move_s']]}]")
     print(f"commit latency over {c['count']} moves: median {c['median']:.1f} ms "
           f"[target <= 5: {mark[ok['commit_median_ms']]}], p90 {c['p90']:.1f}, "
           f"p99 {c['p99']:.1f} ms [target <= 20: {mark[ok['commit_p99_ms']]}], "
           f"max {c['max']:.1f}")
+    alone, raced = s["commit_alone_ms"], s["commit_raced_ms"]
+    print(f"  seen by the player: {alone['count']} moves when only it could act: median "
+          f"{alone['median']:.1f} ms, p99 {alone['p99']:.1f}; {raced['count']} when several "
+          f"could (fairness window): median {raced['median']:.1f} ms, p99 {raced['p99']:.1f}")
     print(f"deck steps: median {s['deck_step_ms']['median']:.1f} ms, "
           f"p99 {s['deck_step_ms']['p99']:.1f} ms")
     b2b = s["back_to_back_per_minute"]
@@ -362,7 +423,10 @@ def report(s: dict[str, Any]) -> None:
           + (f"; back to back with lobby and linger {b2b:.2f}" if b2b else "") + ")")
     print(f"memory per node (peak RSS): max {s['rss_mb']['max']:.1f} MB, "
           f"mean {s['rss_mb']['mean']:.1f} MB [target < 100: {mark[ok['rss_mb']]}]")
-    print(f"CPU of all nodes per game: {s['cpu_s_per_game']:.1f} s; wall {s['wall_s']:.1f} s")
+    print(f"CPU of all nodes per game: {s['cpu_s_per_game']:.1f} s for "
+          f"{s['entries_per_game']:.0f} log entries ({s['entries_to_first_move']:.0f} before the "
+          f"first move): {s['cpu_ms_per_entry_per_node']:.1f} ms per entry per node, "
+          f"{s['cpu_cores']} cores for {s['seats']} nodes; wall {s['wall_s']:.1f} s")
 
 
 def main() -> None:
@@ -387,6 +451,8 @@ def main() -> None:
     if args.mode == "node":
         _node_main(args)
         return
+    # A SIGTERM (e.g. from `timeout`) unwinds like an error, so the node processes are killed.
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
     games = 1 if args.quick else args.games
     if args.profile is not None:
         args.profile.mkdir(parents=True, exist_ok=True)
