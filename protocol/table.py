@@ -135,7 +135,9 @@ class LogDeckParty(DeckParty):
 
     def __init__(self, game_id: bytes, seat: int, n_seats: int, n_cards: int,
                  rng: Callable[[int], bytes], *, observer: bool = False) -> None:
-        super().__init__(game_id, seat, n_seats, n_cards, rng)
+        # Unfolded: a folded check fails only at the last shuffle, which would refuse the
+        # last shuffler's intent while the bad shuffle stays committed (and the game loops).
+        super().__init__(game_id, seat, n_seats, n_cards, rng, fold_shuffle_proofs=False)
         self.observer = observer  # an auditor replaying a transcript: it holds no seat's key
         # This seat's own messages and coin secrets, shared by every fork: whichever copy of
         # the deck is asked, a step's message is made once and a coin reveals what it committed.

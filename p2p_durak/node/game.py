@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import logging
 import os
+import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -19,7 +20,9 @@ from pathlib import Path
 import trio
 
 from p2p_durak import engine as eng
-from p2p_durak.node.lobby import GameStart
+from p2p_durak.bots.levels import make_bot
+from p2p_durak.node.bot_feed import BotFeed
+from p2p_durak.node.lobby import GameStart, TableConfig
 from p2p_durak.node.mesh import Connected, Disconnected, Mesh, MeshEvent, Received
 from p2p_durak.node.store import GameJournal
 from p2p_durak.protocol.envelope import Envelope
@@ -35,7 +38,8 @@ from p2p_durak.protocol.log_effects import (
     SendTo,
     Waiting,
 )
-from p2p_durak.protocol.messages import Entry
+from p2p_durak.protocol.machine import MachineReject
+from p2p_durak.protocol.messages import Ack, Entry, Intent
 from p2p_durak.protocol.table import TableEvent, TableMachine, TableReject, seeded_secret_rng
 from p2p_durak.protocol.table_log import TableLogMachine
 
@@ -44,6 +48,70 @@ log = logging.getLogger(__name__)
 TICK_SECONDS = 0.05
 LINGER_SECONDS = 3.0  # after the game: keep answering peers that still need our acks
 SYNC_SECONDS = 1.0
+GRACE_SECONDS = 60.0
+TIMEOUT_POLICIES = ("bot",)
+# How link.py and mesh.py word the ordinary end of a connection; any other reason is a peer
+# that broke the channel protocol (garbage, a forged signature, a frame out of order).
+_ORDINARY_ENDS = ("connection closed", "connection lost", "connection already closed",
+                  "peer closed with GOING_AWAY", "replaced by a newer connection")
+
+
+@dataclass(frozen=True, slots=True)
+class Timing:
+    """The table's clocks. Every node of a game must run with the same values: each node times
+    its own seat's moves (nobody can move for another seat: the cards are its owner's), shows
+    the others' deadlines, and ends the game when a party stays away longer than the grace.
+
+    `on_timeout`: "bot" lets an easy bot choose the move; "lose" is not offered on a network
+    table (it needs an engine action to concede, which the engine does not have).
+    """
+
+    turn_seconds: float = 0.0  # 0: no turn timer
+    on_timeout: str = "bot"
+    grace_seconds: float = GRACE_SECONDS
+
+    def __post_init__(self) -> None:
+        if self.turn_seconds < 0 or self.grace_seconds <= 0:
+            raise ValueError("turn_seconds must not be negative, grace_seconds must be positive")
+        if self.on_timeout not in TIMEOUT_POLICIES:
+            raise ValueError(f"on_timeout {self.on_timeout!r} is not available on a network "
+                             f"table (only {', '.join(TIMEOUT_POLICIES)}): losing on time "
+                             "needs an engine action to concede")
+
+    @classmethod
+    def of(cls, config: TableConfig, grace_seconds: float = GRACE_SECONDS) -> Timing:
+        return cls(float(config.turn_seconds), config.on_timeout, grace_seconds)
+
+
+@dataclass(frozen=True, slots=True)
+class Problem:
+    """Something a peer did (or that happened to it) that this node noticed: which party, its
+    identity's fingerprint, what kind of thing, and the details. `fault` marks what only a
+    misbehaving peer does; the rest (a dropped connection, our own refused move) is news.
+
+    kinds: "channel" (broke the encrypted channel: garbage, a forged signature), "dropped" (a
+    message the log refused), "replay" (an old entry or ack sent again), "refused" (an illegal
+    intent), "halted" (proven misbehaviour: the game stopped), "disconnected", "abandoned",
+    "timeout" (our player ran out of time), "own" (our own move was not taken).
+    """
+
+    party: int | None  # None: this node itself
+    fingerprint: str
+    kind: str
+    detail: str
+    fault: bool = True
+
+    def __str__(self) -> str:
+        who = "this node" if self.party is None else f"party {self.party} ({self.fingerprint})"
+        return f"{who} {self.kind}: {self.detail}"
+
+
+@dataclass(frozen=True, slots=True)
+class TurnClock:
+    """Whose move the table waits for, and when the turn timer runs out (trio time)."""
+
+    parties: tuple[int, ...]
+    ends_at: float
 
 
 @dataclass(frozen=True, slots=True)
@@ -88,16 +156,50 @@ class GameRunner:
     journal: GameJournal
     rng: Callable[[int], bytes] = field(default=os.urandom)
     problems: list[str] = field(default_factory=list)  # faults and refusals, naming the peer
+    timing: Timing = field(default_factory=Timing)
 
     def __post_init__(self) -> None:
         self.party = self.start.party_of(self.identity.peer_id)
         self._inputs, self._input_rx = trio.open_memory_channel[_Input](4096)
         self.finished = trio.Event()
         self.diagnosis: str | None = None
+        self.verdict: str | None = None  # why this node ended the game itself (abandoned)
+        self.reports: list[Problem] = []  # the same as `problems`, as records
         self._told = 0  # how many table events the player has been given
         self._turn_seq = -1
         self._submitted: tuple[str, float] | None = None  # what we submitted, and when
         self.latencies: dict[str, list[float]] = {"move": [], "deck": []}  # submit -> commit, s
+        self.clock: TurnClock | None = None
+        self._turn_ends: float | None = None  # our own turn timer
+        self._stand_in: BotFeed | None = None
+        if self.timing.turn_seconds > 0:
+            bot_rng = random.Random(self.rng(16))
+            self._stand_in = BotFeed(lambda seat: make_bot("easy", seat, bot_rng))
+        self._away: dict[int, float] = {}  # party -> since when it has not been connected
+        self._late = False  # the input being handled looks like an honest late retransmission
+        self._base: tuple[int, TableMachine] | None = None  # the committed head before it
+        self._raced: set[tuple[int, int]] = set()  # (party, counter) that lost a race
+
+    # ---- what the node exposes ---------------------------------------------------------------
+
+    def fingerprint(self, party: int) -> str:
+        return self.start.players[party].identity.fingerprint
+
+    def seconds_left(self) -> float | None:
+        """On the turn timer of the party (or parties) the table waits for: the snapshot's
+        `deadline`. None when no timer runs."""
+        clock = self.clock
+        if clock is None:
+            return None
+        return max(0.0, clock.ends_at - trio.current_time())
+
+    def _note(self, party: int | None, kind: str, detail: str, *, fault: bool = True) -> None:
+        problem = Problem(party, "" if party is None else self.fingerprint(party), kind, detail,
+                          fault)
+        self.reports.append(problem)
+        self.problems.append(str(problem))
+        if fault:
+            log.warning("%s", problem)
 
     # ---- the player's side -------------------------------------------------------------------
 
@@ -127,6 +229,8 @@ class GameRunner:
 
     async def run(self, *, task_status: trio.TaskStatus[None] = trio.TASK_STATUS_IGNORED) -> None:
         self.log = self._make_log()
+        began = trio.current_time()
+        self._away = {p: began for p in range(len(self.start.players)) if p != self.party}
         async with trio.open_nursery() as nursery:
             await nursery.start(self.mesh.run)
             nursery.start_soon(self._pump_mesh)
@@ -158,18 +262,28 @@ class GameRunner:
         async for item in self._input_rx:
             now = self._now()
             effects: Sequence[object]
+            self._base = (self.log.seq, self.log.state)
             if isinstance(item, Received):
+                self._late = self._check_replay(item)
                 effects = self.log.receive(item.party, item.message, now)
+                self._late = False
             elif isinstance(item, Connected):
+                self._away.pop(item.party, None)
                 effects = self.log.peer_connected(item.party, now)
             elif isinstance(item, Disconnected):
-                self.problems.append(f"party {item.party} disconnected: {item.reason}")
+                self._on_disconnected(item)
                 effects = self.log.peer_disconnected(item.party, now)
             elif isinstance(item, _Move):
                 effects = self._submit_move(item)
             else:
-                effects = self.log.tick(now)
+                effects = [*self.log.tick(now), *self._check_turn_timer()]
+                self._check_grace()
+            recovering = self.log.recovering
             await self._carry_out(effects)
+            if recovering and not self.log.recovering and self.diagnosis is None:
+                # Caught up without a commit (nothing new was committed while we were away):
+                # what we owe, or our turn, is due now, not at the next commit.
+                await self._after_commit()
             if self.diagnosis is not None:
                 break
             if self.finished.is_set():
@@ -192,20 +306,34 @@ class GameRunner:
                 await self.mesh.send(effect.seat, effect.message)
             elif isinstance(effect, Committed):
                 self.journal.commit(effect.data, self.log.transcript(effect.seq).acks)
+                self._find_races(effect)
                 committed = True
             elif isinstance(effect, Rejected):
+                where = ("before it was ordered" if effect.seq is None
+                         else f"skipped in entry {effect.seq}")
+                detail = f"intent {effect.intent.counter} refused {where}: {effect.detail}"
                 if effect.seat == self.party:
-                    self.problems.append(f"our move was not taken: {effect.detail}")
+                    self._note(None, "own", f"our {detail}", fault=False)
+                elif (effect.seat, effect.intent.counter) in self._raced:
+                    self._note(effect.seat, "refused", f"{detail} (legal when it was made: it "
+                               "lost the race to an earlier move)", fault=False)
                 else:
-                    self.problems.append(f"party {effect.seat}'s intent was refused: "
-                                         f"{effect.detail}")
+                    self._note(effect.seat, "refused", detail)
             elif isinstance(effect, Dropped):
-                self.problems.append(f"dropped input from party {effect.from_seat}: "
-                                     f"{effect.detail}")
+                signed = ("" if effect.author in (None, effect.from_seat)
+                          else f" (signed by party {effect.author})")
+                if self._late:
+                    self._note(effect.from_seat, "dropped", f"re-sent a message{signed} we no "
+                               f"longer need: {effect.detail}", fault=False)
+                else:
+                    self._note(effect.from_seat, "dropped", f"sent a message{signed} that was "
+                               f"refused: {effect.detail}")
             elif isinstance(effect, Halted):
                 d = effect.diagnosis
-                who = "this node" if d.seat is None else f"party {d.seat}"
+                who = ("this node" if d.seat is None
+                       else f"party {d.seat} ({self.fingerprint(d.seat)})")
                 self.diagnosis = f"{d.kind.name} at position {d.seq} by {who}: {d.detail}"
+                self._note(d.seat, "halted", f"{d.kind.name} at position {d.seq}: {d.detail}")
                 self.journal.halted(self.diagnosis)
                 log.error("game halted: %s", self.diagnosis)
             elif isinstance(effect, Waiting):
@@ -213,10 +341,118 @@ class GameRunner:
         if committed:
             await self._after_commit()
 
+    def _find_races(self, commit: Committed[TableMachine]) -> None:
+        """Which skipped intents of this entry were legal on the state they were made for
+        (every intent of an entry is made for the entry's previous state): those lost a race
+        to an earlier intent of the same entry, as throw-ins do; the others were illegal on
+        their own, which only a misbehaving peer sends."""
+        self._raced.clear()
+        base = self._base
+        self._base = (commit.seq, commit.state)
+        if base is None or base[0] != commit.seq - 1:
+            return
+        machine = TableLogMachine()
+        for outcome in commit.outcomes:
+            if outcome.reject is None:
+                continue
+            item = outcome.item
+            try:
+                machine.precheck(base[1], item.seat, item.intent)
+                machine.apply(base[1], item.seat, item.intent)
+            except MachineReject:
+                continue
+            self._raced.add((item.seat, item.intent.counter))
+
     def _journal_own_entry(self, message: object, data: bytes) -> None:
         if (isinstance(message, Envelope) and message.author == self.identity.peer_id
                 and isinstance(message.message, Entry)):
             self.journal.signed(data)
+
+    # ---- watching the peers ------------------------------------------------------------------
+
+    def _check_replay(self, item: Received) -> bool:
+        """Name a peer that sends old messages again; True if the message may be an honest
+        late retransmission instead (the log drops it; we do not call that a fault).
+
+        An honest peer is never more than one position behind us (we commit nothing it has not
+        acked), and it sends only what belongs to its own next position: its ack and the entry
+        in flight (at or past our head), its pending intent (based on our head or the one
+        before). Anything older is a replay, or a message held up very long in the network;
+        the log ignores or drops it harmlessly, and we say who sent it."""
+        message = item.message
+        if not isinstance(message, Envelope) or self.log.halted is not None:
+            return False
+        payload = message.message
+        head = self.log.seq
+        if isinstance(payload, Entry | Ack) and 0 < payload.seq < head:
+            what = type(payload).__name__.lower()
+            self._note(item.party, "replay", f"sent an old {what} of position {payload.seq} "
+                       f"(committed here up to {head})")
+        elif (isinstance(payload, Intent) and 0 <= payload.seat < len(self.log.counters)
+              and payload.counter <= self.log.counters[payload.seat]):
+            return payload.based_on >= head - 1
+        return False
+
+    def _on_disconnected(self, item: Disconnected) -> None:
+        self._away.setdefault(item.party, trio.current_time())
+        if item.reason.startswith(_ORDINARY_ENDS):
+            self._note(item.party, "disconnected", item.reason, fault=False)
+        elif item.reason.startswith("peer closed with"):
+            self._note(item.party, "disconnected", f"hung up on us: {item.reason}", fault=False)
+        else:
+            self._note(item.party, "channel", f"broke the channel and was cut off: "
+                       f"{item.reason}")
+
+    def _check_grace(self) -> None:
+        """A party that has stayed away for the grace period blocks the game for good: no entry
+        commits without its ack. End the game here with a verdict (every honest node reaches
+        the same one on its own: each saw the party go)."""
+        if self.finished.is_set() or self.diagnosis is not None or not self._away:
+            return
+        now = trio.current_time()
+        party, since = min(self._away.items(), key=lambda kv: (kv[1], kv[0]))
+        if now - since < self.timing.grace_seconds:
+            return
+        self.verdict = (f"abandoned: party {party} ({self.fingerprint(party)}) did not return "
+                        f"within {self.timing.grace_seconds:g} s at position {self.log.seq}")
+        self.diagnosis = self.verdict
+        self._note(party, "abandoned", self.verdict, fault=False)
+        self.journal.verdict(self.verdict, self._saved_transcript())
+        log.error("game ended: %s", self.verdict)
+
+    def _saved_transcript(self) -> bytes | None:
+        try:
+            return self.log.transcript().save()
+        except LocalProtocolError:  # caught up over the last position: no certificate here
+            return None
+
+    # ---- the turn timer ---------------------------------------------------------------------
+
+    def _start_clock(self, table: TableMachine) -> None:
+        """After every commit: whose move it is now, and until when (every node keeps the clock
+        for the display; each times only its own seat)."""
+        self.clock = None
+        if self.timing.turn_seconds <= 0 or table.state is None or table.deck_due():
+            return
+        if table.audit is not None or table.state.result is not None:
+            return
+        parties = table.waiting_for()
+        if parties:
+            self.clock = TurnClock(parties, trio.current_time() + self.timing.turn_seconds)
+
+    def _check_turn_timer(self) -> Sequence[object]:
+        ends = self._turn_ends
+        if ends is None or trio.current_time() < ends:
+            return []
+        self._turn_ends = None
+        stand_in = self._stand_in.bot if self._stand_in is not None else None
+        if (stand_in is None or self._turn_seq != self.log.seq or self.log.own_pending is not None
+                or self.log.recovering or self.party not in self.log.state.waiting_for()):
+            return []
+        action = stand_in.choose()
+        self._note(None, "timeout", f"no move within {self.timing.turn_seconds:g} s: a bot "
+                   f"plays {action.describe()}", fault=False)
+        return self._submit_move(_Move(self.log.seq, action))
 
     # ---- what this party does next ----------------------------------------------------------
 
@@ -229,7 +465,10 @@ class GameRunner:
         events = table.history[self._told:]
         self._told = len(table.history)
         if events:
+            if self._stand_in is not None:
+                self._stand_in.update(table, events)
             await self.player.update(table, events)
+        self._start_clock(table)
         if table.audit is not None:
             if not self.finished.is_set():
                 self.journal.finish(self.log.transcript().save())
@@ -247,13 +486,15 @@ class GameRunner:
         legal = table.legal()
         if legal and self.party in table.waiting_for() and self._turn_seq != self.log.seq:
             self._turn_seq = self.log.seq
+            if self.clock is not None:
+                self._turn_ends = self.clock.ends_at
             await self.player.turn(Turn(self.log.seq, table, legal), self)
 
     def _submit(self, payload: bytes, kind: str) -> Sequence[object]:
         try:
             _, effects = self.log.submit(payload, self._now())
         except LocalProtocolError as exc:
-            self.problems.append(f"could not submit: {exc}")
+            self._note(None, "own", f"could not submit: {exc}", fault=False)
             return []
         self._submitted = (kind, trio.current_time())
         return effects
@@ -264,7 +505,7 @@ class GameRunner:
         try:
             payload = self.log.state.play(move.action)
         except (TableReject, eng.IllegalAction) as exc:
-            self.problems.append(f"our move was refused: {exc}")
+            self._note(None, "own", f"our move was refused: {exc}", fault=False)
             self._turn_seq = -1
             return []
         return self._submit(payload, "move")

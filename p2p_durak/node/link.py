@@ -102,11 +102,15 @@ class Link:
             return
         self.closed = True
         with trio.move_on_after(1):
-            try:
-                data = self.conn.send(Error(code, reason[:200]))
-                await self.stream.send_all(data)
-            except (LocalProtocolError, trio.BrokenResourceError, trio.ClosedResourceError):
-                pass
+            # Under the send lock: another task may be writing a frame right now (a stream
+            # allows one writer at a time; trio raises BusyResourceError otherwise).
+            async with self._send_lock:
+                try:
+                    data = self.conn.send(Error(code, reason[:200]))
+                    await self.stream.send_all(data)
+                except (LocalProtocolError, trio.BrokenResourceError,
+                        trio.ClosedResourceError):
+                    pass
         await trio.aclose_forcefully(self.stream)
 
     async def close(self, reason: str = "bye") -> None:

@@ -18,7 +18,7 @@ from pathlib import Path
 import trio
 
 from p2p_durak.node.discovery import Discovery
-from p2p_durak.node.game import GameRunner, Player, game_dir
+from p2p_durak.node.game import GameRunner, Player, Timing, game_dir
 from p2p_durak.node.link import PeerFault, accept_link
 from p2p_durak.node.lobby import GameStart, HostedTable, TableConfig, join_table
 from p2p_durak.node.mesh import Mesh, Party
@@ -126,28 +126,40 @@ class Node:
 
     # ---- playing ------------------------------------------------------------------------------
 
-    async def play(self, start: GameStart, player: Player, *,
+    async def play(self, start: GameStart, player: Player, *, timing: Timing | None = None,
                    task_status: trio.TaskStatus[GameRunner] = trio.TASK_STATUS_IGNORED) -> None:
-        """Play the game to its end (or until it halts)."""
+        """Play the game to its end (or until it halts, or a party stays away too long).
+        `timing`: the table's turn timer and grace period, the same on every node."""
         parties = []
         for p, info in enumerate(start.players):
             endpoint = parse_endpoint(info.endpoint)
             if p != start.party_of(self.identity.peer_id) and endpoint is None:
                 log.warning("party %d (%s) gave no endpoint", p, info.name)
             parties.append(Party(info.identity, endpoint))
-        self.mesh = Mesh(self.identity, parties, self.dialer)
+        self.mesh = self._open_mesh(parties)
         party = start.party_of(self.identity.peer_id)
         journal = GameJournal(game_dir(self.home, start.game_id), party)
         assert self.endpoint is not None, "serve() first"
         journal.record_start(start, self.identity_name, self.name, self.bind,
                              self.endpoint.host, self.endpoint.port)
-        self.runner = GameRunner(self.identity, start, self.mesh, player, journal, rng=self.rng)
+        self.runner = self._new_runner(start, self.mesh, player, journal, timing or Timing())
         try:
             async with trio.open_nursery() as nursery:
                 await nursery.start(self.runner.run)
                 task_status.started(self.runner)
         finally:
             journal.close()
+
+
+    # Seams: a test double of a misbehaving peer replaces the links or the runner here.
+
+    def _open_mesh(self, parties: list[Party]) -> Mesh:
+        return Mesh(self.identity, parties, self.dialer)
+
+    def _new_runner(self, start: GameStart, mesh: Mesh, player: Player, journal: GameJournal,
+                    timing: Timing) -> GameRunner:
+        return GameRunner(self.identity, start, mesh, player, journal, rng=self.rng,
+                          timing=timing)
 
 
 def _reach_host_where_we_joined(start: GameStart, endpoint: Endpoint) -> GameStart:

@@ -14,8 +14,9 @@ import trio
 
 from p2p_durak.bots.base import Bot
 from p2p_durak.bots.levels import make_bot
+from p2p_durak.node.bot_feed import BotFeed
 from p2p_durak.node.game import GameRunner, Player, Turn
-from p2p_durak.protocol.table import CardsLearned, Moved, Seated, TableEvent, TableMachine
+from p2p_durak.protocol.table import TableEvent, TableMachine
 
 
 class BotPlayer(Player):
@@ -24,7 +25,7 @@ class BotPlayer(Player):
         self.level = level
         self.rng = random.Random(seed)
         self._factory = bot_factory
-        self.bot: Bot | None = None
+        self._feed = BotFeed(self._make)
         self.result_table: TableMachine | None = None
         self.diagnosis: str | None = None
 
@@ -33,18 +34,12 @@ class BotPlayer(Player):
             return self._factory(seat, self.rng)
         return make_bot(self.level, seat, self.rng)
 
+    @property
+    def bot(self) -> Bot | None:
+        return self._feed.bot
+
     async def update(self, table: TableMachine, events: tuple[TableEvent, ...]) -> None:
-        for event in events:
-            if isinstance(event, Seated):
-                assert table.state is not None
-                self.bot = self._make(table.my_seat)
-                self.bot.new_game(table.state.game)
-            elif self.bot is None:
-                continue
-            elif isinstance(event, Moved):
-                self.bot.observe(event.action)
-            elif isinstance(event, CardsLearned):
-                self.bot.learn(event.cards)
+        self._feed.update(table, events)
 
     async def turn(self, turn: Turn, runner: GameRunner) -> None:
         bot = self.bot

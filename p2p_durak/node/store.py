@@ -11,6 +11,9 @@ and dropped). Records, each a canonical msgpack array:
     ["signed", entry envelope]      an entry this party signed as sequencer, before it is sent
     ["commit", entry, [acks...]]    a committed entry and its certificate
     ["halted", text]                the log stopped, and why
+    ["verdict", text]               this node ended the game itself (a party stayed away past
+                                    the grace period); verdict.txt and the transcript of what
+                                    was committed are saved next to the journal
     ["finished"]                    the game ended (the transcript is saved next to the journal)
 
 On restart the node rebuilds its log from the commits (`OrderingLog.resume` re-verifies every
@@ -75,7 +78,7 @@ class GameJournal:
 
     def resumable(self) -> Resumable | None:
         found = self._of("start")
-        if not found or self.is_finished or self._of("halted"):
+        if not found or self.is_finished or self._of("halted") or self._of("verdict"):
             return None
         (_, start_bytes, players, rules, table, ident, player, bind, host, port) = found[0]
         assert isinstance(start_bytes, bytes)
@@ -155,6 +158,14 @@ class GameJournal:
 
     def halted(self, text: str) -> None:
         self._append("halted", text)
+
+    def verdict(self, text: str, transcript: bytes | None) -> None:
+        """The game ended without a result: the committed part of it (signed entries and the
+        certificate of the last one, as for a finished game) and why it ended."""
+        if transcript is not None:
+            atomic_write(self.folder / "transcript.durak", transcript)
+        atomic_write(self.folder / "verdict.txt", text.encode() + b"\n")
+        self._append("verdict", text)
 
     def finish(self, transcript: bytes) -> None:
         atomic_write(self.folder / "transcript.durak", transcript)

@@ -1,0 +1,32 @@
+"""A bot fed exactly what its node learns: the committed public actions and its own cards.
+
+Shared by the bot peers (`players.BotPlayer`) and the turn timer's stand-in (`game.GameRunner`,
+which lets an easy bot move for a player who ran out of time): both need a bot whose card memory
+follows the committed table, and neither may see the table machine's internals.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from p2p_durak.bots.base import Bot
+from p2p_durak.protocol.table import CardsLearned, Moved, Seated, TableEvent, TableMachine
+
+
+class BotFeed:
+    def __init__(self, make: Callable[[int], Bot]) -> None:
+        self._make = make
+        self.bot: Bot | None = None
+
+    def update(self, table: TableMachine, events: tuple[TableEvent, ...]) -> None:
+        for event in events:
+            if isinstance(event, Seated):
+                assert table.state is not None
+                self.bot = self._make(table.my_seat)
+                self.bot.new_game(table.state.game)
+            elif self.bot is None:
+                continue
+            elif isinstance(event, Moved):
+                self.bot.observe(event.action)
+            elif isinstance(event, CardsLearned):
+                self.bot.learn(event.cards)
