@@ -30,7 +30,15 @@ from p2p_durak.engine.seats import (
 )
 from p2p_durak.engine.state import BOUT, OVER, REVEAL_HIDDEN, UNKNOWN, Result, State
 from p2p_durak.engine.state import LEAD as PHASE_LEAD
-from p2p_durak.engine.tables import BY_NEIGHBOURS, BY_OPPONENTS, NO_LIMIT, GameTables
+from p2p_durak.engine.tables import (
+    BY_NEIGHBOURS,
+    BY_OPPONENTS,
+    NO_LIMIT,
+    REFILL_NONE,
+    REFILL_PROGRESSIVE,
+    REFILL_WHEN_EMPTY,
+    GameTables,
+)
 
 # The next state is built with `tuple.__new__(State, fields)`: a NamedTuple without the detour
 # through its Python-level `__new__`.
@@ -430,7 +438,16 @@ def do_lead(state: State, seat: int, cards: tuple[int, ...], ev: EventSink) -> S
     n = len(cards)
     return _settle(state, BOUT, hands, hidden, cards, (UNKNOWN,) * n, (seat,) * n,
                    state.defender, state.taking, 0, state.shown,
-                   state.game.tables.same_rank[cards[0]], ev)
+                   lead_throwable(state.game.tables, cards), ev)
+
+
+def lead_throwable(t: GameTables, cards: Sequence[int]) -> int:
+    """The cards a lead lets the others throw in (one rank; parnomastny: and their suits)."""
+    throwable = t.throwable[cards[0]]
+    if t.throw_suit:
+        for card in cards:
+            throwable |= t.throwable[card]
+    return throwable
 
 
 def do_throw(state: State, seat: int, card: int, ev: EventSink) -> State:
@@ -450,7 +467,7 @@ def do_beat(state: State, seat: int, card: int, target: int, ev: EventSink) -> S
     return _settle(state, state.phase, hands, hidden, state.table,
                    covers[:target] + (card,) + covers[target + 1:], state.table_by,
                    state.defender, state.taking, 0, state.shown,
-                   state.table_ranks | state.game.tables.same_rank[card], ev)
+                   state.table_ranks | state.game.tables.throwable[card], ev)
 
 
 def do_take(state: State, ev: EventSink) -> State:
@@ -483,7 +500,7 @@ def do_transfer(state: State, seat: int, card: int, target: int, showing: bool,
     hands, hidden = _without(hands, hidden, seat, card)
     return _settle(state, state.phase, hands, hidden, state.table + (card,),
                    state.covers + (UNKNOWN,), state.table_by + (seat,), target, state.taking,
-                   0, state.shown, state.table_ranks, ev)
+                   0, state.shown, state.table_ranks | state.game.tables.throwable[card], ev)
 
 
 # ---- settling and closing the bout -----------------------------------------------------------
@@ -550,10 +567,11 @@ def close_bout(t: GameTables, rank: tuple[int, ...], hands: list[int], hidden: l
         discard |= table_mask
         if ev is not None:
             ev.append(E.Discarded(cards_of(table_mask)))
-    if stock:
-        stock = _refill(t, hands, hidden, stock, attacker, defender, out, ev)
+    if stock and t.refill != REFILL_NONE:
+        stock = _refill(t, hands, hidden, stock, attacker, defender, out, bout, ev)
     held_before = out
-    if not stock:
+    # refill none (чукотский): the stock is set aside, so an empty hand leaves at once
+    if not stock or t.refill == REFILL_NONE:
         for seat in t.order[attacker]:
             if not (out >> seat) & 1 and not hands[seat] and not hidden[seat]:
                 out |= 1 << seat
@@ -577,13 +595,19 @@ def close_bout(t: GameTables, rank: tuple[int, ...], hands: list[int], hidden: l
 
 
 def _refill(t: GameTables, hands: list[int], hidden: list[int], stock: tuple[int, ...],
-            attacker: int, defender: int, out: int, ev: EventSink) -> tuple[int, ...]:
-    """Draw up to the hand size in the refill order (the lists in place); the stock left."""
-    hand_size = t.hand_size
+            attacker: int, defender: int, out: int, bout: int,
+            ev: EventSink) -> tuple[int, ...]:
+    """Draw up to the hand size in the refill order (the lists in place); the stock left.
+    only_when_empty: only empty hands draw (a full hand); progressive: the target is the
+    number of completed bouts + 1, with `bout` the index of the bout just closed."""
+    hand_size = bout + 2 if t.refill == REFILL_PROGRESSIVE else t.hand_size
+    when_empty = t.refill == REFILL_WHEN_EMPTY
     for seat in t.refill_order[attacker][defender]:
         if not stock:
             break
         if (out >> seat) & 1:
+            continue
+        if when_empty and (hands[seat] or hidden[seat]):
             continue
         need = hand_size - hands[seat].bit_count() - hidden[seat]
         if need <= 0:

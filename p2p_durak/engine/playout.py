@@ -24,6 +24,7 @@ from p2p_durak.engine.bout import (
     defender_options,
     lead_actions,
     lead_cap,
+    lead_throwable,
     thrower_options,
 )
 from p2p_durak.engine.core import chance_outcome, legal_actions, step
@@ -185,7 +186,7 @@ class _Board:
         self.table_by = [seat] * n
         self.uncovered = n
         self.passed = 0
-        self.ranks = self.t.same_rank[cards[0]]
+        self.ranks = lead_throwable(self.t, cards)
 
     def throw(self, seat: int, card: int) -> None:
         self.hands[seat] &= ~(1 << card)
@@ -200,7 +201,7 @@ class _Board:
         self.covers[target] = card
         self.uncovered -= 1
         self.passed = 0
-        self.ranks |= self.t.same_rank[card]
+        self.ranks |= self.t.throwable[card]
 
     def transfer(self, seat: int, card: int, showing: bool) -> None:
         if showing:
@@ -211,6 +212,7 @@ class _Board:
             self.covers.append(UNKNOWN)
             self.table_by.append(seat)
             self.uncovered += 1
+            self.ranks |= self.t.throwable[card]
         self.defender = transfer_target_of(self.t, self.out, seat)
         self.passed = 0
 

@@ -187,8 +187,10 @@ _P: list[Preset] = [
 ]
 
 
-def _pending_preset(pid: str, ru: str, en: str, summary: str, **knobs: Any) -> Preset:
-    return Preset(pid, ru, en, f"{COMPENDIUM}: «{ru}»", summary, summary, _comp(**knobs))
+def _pending_preset(pid: str, ru: str, en: str, summary: str, *,
+                    players: tuple[int, ...] = (2, 3, 4, 5, 6), **knobs: Any) -> Preset:
+    return Preset(pid, ru, en, f"{COMPENDIUM}: «{ru}»", summary, summary, _comp(**knobs),
+                  players)
 
 
 # The rest of the compendium's attack/defend variants, with the knobs that make them
@@ -248,7 +250,8 @@ _P += [
                     refill_rule="none"),
     _pending_preset("navalenny", "Дурак наваленный", "Heaped durak",
                     "Whole deck dealt; the last dealt card shows the trump; no stock.",
-                    deal_mode="whole_deck", trump_rule="last_dealt_card", refill_rule="none"),
+                    deal_mode="whole_deck", trump_rule="last_dealt_card", refill_rule="none",
+                    players=(2, 3, 4, 6)),  # 36 cards among 5: remainders pending
     _pending_preset("nevidimy", "Дурак невидимый", "Invisible durak",
                     "Only the trump suit is announced; the card is never shown.",
                     trump_rule="bottom_suit_announced", dealer_first_game="outsider"),

@@ -233,12 +233,13 @@ IMPLEMENTED: dict[str, frozenset[Any]] = {
     "blank_card": frozenset({False}),
     "deck_remove": frozenset({()}),
     "teams": frozenset({"none", "2v2", "3v3"}),
-    "deal_mode": frozenset({"fixed"}),
+    "deal_mode": frozenset({"fixed", "whole_deck"}),
     "deal_order": frozenset({"one_at_a_time_clockwise_from_dealer_left"}),
     "shuffle": frozenset({"full"}),
     "deck_presort": frozenset({"none"}),
     "pre_phase": frozenset({"none"}),
-    "trump_rule": frozenset({"turned_under_stock", "fixed_suit:spades", "fixed_suit:clubs",
+    "trump_rule": frozenset({"turned_under_stock", "last_dealt_card", "shown_then_set_aside",
+                             "fixed_suit:spades", "fixed_suit:clubs",
                              "fixed_suit:diamonds", "fixed_suit:hearts", "none"}),
     "trump_card_drawn": frozenset({True}),
     "trump_when_no_stock": frozenset({"last_dealt_card", "forbid"}),
@@ -260,7 +261,7 @@ IMPLEMENTED: dict[str, frozenset[Any]] = {
     "lead_from_stock": frozenset({False}),
     "next_attacker_after_defence": frozenset({"defender"}),
     "next_attacker_after_take": frozenset({"left_of_taker"}),
-    "throw_in_match": frozenset({"rank"}),
+    "throw_in_match": frozenset({"rank", "rank_or_suit"}),
     "throw_in_ranks_from": frozenset({"all_table_cards"}),
     "throw_in_timing": frozenset({"until_bout_closed", "after_beat"}),
     "throw_in_by": frozenset({"all_non_defenders", "opponents_of_defender",
@@ -271,7 +272,7 @@ IMPLEMENTED: dict[str, frozenset[Any]] = {
     "self_throw_in": frozenset({"off"}),
     "over_limit_policy": frozenset({"hard_cap"}),
     "beat_rule": frozenset({"standard", "same_suit_only"}),
-    "lowest_rank_only_by_ace": frozenset({"off"}),
+    "lowest_rank_only_by_ace": frozenset({"off", "same_suit_or_trump_ace"}),
     "duplicate_beats": frozenset({False}),
     "joker_rule": frozenset({"none"}),
     "defence_visibility": frozenset({"open"}),
@@ -283,7 +284,7 @@ IMPLEMENTED: dict[str, frozenset[Any]] = {
     "transfer_by_showing": frozenset({"off", "forward"}),
     "show_once_per_card_per_bout": frozenset({True}),
     "take_rule": frozenset({"all_table"}),
-    "refill_rule": frozenset({"up_to_hand_size"}),
+    "refill_rule": frozenset({"up_to_hand_size", "only_when_empty", "progressive", "none"}),
     "refill_order": frozenset({"attacker_others_defender_last", "attacker_then_clockwise"}),
     "refill_amount": frozenset({None}),
     "loser_rule": frozenset({"last_with_cards", "team_last"}),
@@ -374,6 +375,19 @@ def validate(rules: RuleSet, n_players: int | None = None) -> None:
         # with one team out nobody is left to attack, so the game could not go on
         raise RuleError("loser_rule", "team play ends when a whole team is out: 'team_last'",
                         "командная игра кончается, когда вышла вся команда: «team_last»")
+    if rules.refill_rule == "none" and not (rules.deal_mode == "whole_deck"
+                                            or rules.trump_rule == "shown_then_set_aside"):
+        # a stock nobody draws from would never run out, and empty hands leave only then
+        raise RuleError("refill_rule", "no refill needs no stock: the whole deck dealt or the "
+                        "stock set aside", "без добора не должно быть колоды: сдаётся вся "
+                        "колода или колода откладывается")
+    if rules.deal_mode == "whole_deck" and rules.trump_rule != "last_dealt_card":
+        raise RuleError("trump_rule", "with the whole deck dealt the last dealt card is trump",
+                        "при сдаче всей колоды козырь — последняя сданная карта")
+    if rules.trump_rule == "last_dealt_card" and rules.deal_mode != "whole_deck":
+        raise RuleError("trump_rule", "the last dealt card is trump only when the whole deck "
+                        "is dealt", "последняя сданная карта — козырь, только когда сдаётся "
+                        "вся колода")
     if n_players is not None:
         validate_players(rules, n_players)
 
@@ -389,6 +403,13 @@ def validate_players(rules: RuleSet, n_players: int) -> None:
         raise RuleError("teams", f"{rules.teams} needs exactly {2 * team_size} players",
                         f"{rules.teams} — ровно {2 * team_size} игроков")
     n_cards = rules.deck().n_cards
+    if rules.deal_mode == "whole_deck":
+        if n_cards % n_players:
+            # the dealer gets the last card, which shows the trump (round-robin remainders
+            # are pending: the last card would land elsewhere)
+            raise RuleError("players", f"{n_cards} cards do not divide among {n_players}",
+                            f"{n_cards} карт не делятся поровну на {n_players}")
+        return
     dealt = n_players * rules.hand_size
     extra = 1 if rules.trump_change == "hidden_second" else 0
     if dealt + extra > n_cards or (extra and dealt + 2 > n_cards):

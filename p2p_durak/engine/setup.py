@@ -31,6 +31,9 @@ from p2p_durak.engine.state import (
 from p2p_durak.engine.tables import NO_LIMIT
 
 _SUIT_BY_NAME = {"spades": 0, "clubs": 1, "diamonds": 2, "hearts": 3}
+# the trump rules that turn a card after the deal: the top of the stock, or the last dealt
+# card when no stock is left
+_TURNED = frozenset({"turned_under_stock", "last_dealt_card", "shown_then_set_aside"})
 
 
 def evolve(state: State, *, phase: int | None = None, hands: tuple[int, ...] | None = None,
@@ -135,7 +138,7 @@ def on_deal(state: State, ev: EventSink) -> State:
     game = state.game
     n = game.n_players
     rules = game.rules
-    count = n * rules.hand_size
+    count = game.n_cards if rules.deal_mode == "whole_deck" else n * rules.hand_size
     dealt, stock = state.stock[:count], state.stock[count:]
     hands, hidden = [0] * n, [0] * n
     for k, card in enumerate(dealt):
@@ -148,7 +151,7 @@ def on_deal(state: State, ev: EventSink) -> State:
         ev.append(E.Dealt(game.dealer, tuple(h.bit_count() + c for h, c in zip(hands, hidden,
                                                                                 strict=True))))
     trump_rule = rules.trump_rule
-    if trump_rule == "turned_under_stock":
+    if trump_rule in _TURNED:
         reveal = stock[0] if stock else dealt[-1]
         return evolve(state, phase=REVEAL_TRUMP, hands=tuple(hands), hidden=tuple(hidden),
                       stock=stock, reveal_card=reveal)

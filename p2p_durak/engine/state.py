@@ -115,6 +115,12 @@ class Game:
         for card, suit in enumerate(suits):
             if suit != NO_SUIT:
                 of_suit[suit] |= 1 << card
+        only_aces = rules.lowest_rank_only_by_ace == "same_suit_or_trump_ace"
+        lowest = min((r for s, r in zip(suits, ranks, strict=True) if s != NO_SUIT), default=0)
+        aces = [0, 0, 0, 0]
+        for card, suit in enumerate(suits):
+            if suit != NO_SUIT and ranks[card] == 14:
+                aces[suit] |= 1 << card
         out = []
         for card in range(self.n_cards):
             suit, rank = suits[card], ranks[card]
@@ -128,6 +134,9 @@ class Game:
                     same ^= low
                 if trumps_beat and suit != trump and suit not in untrumpable:
                     mask |= of_suit[trump]
+                if rank == lowest and only_aces:
+                    # королевский: the same-suit ace, or the trump ace ("любую младшую карту")
+                    mask &= aces[suit] | (aces[trump] if trump != NO_SUIT else 0)
             out.append(mask)
         return tuple(out)
 

@@ -36,6 +36,14 @@ BY_NEIGHBOURS: Final = 2
 _BY = {"all_non_defenders": BY_ALL, "opponents_of_defender": BY_OPPONENTS,
        "neighbours_of_defender": BY_NEIGHBOURS}
 
+# refill_rule
+REFILL_UP_TO: Final = 0
+REFILL_WHEN_EMPTY: Final = 1
+REFILL_PROGRESSIVE: Final = 2
+REFILL_NONE: Final = 3
+_REFILL = {"up_to_hand_size": REFILL_UP_TO, "only_when_empty": REFILL_WHEN_EMPTY,
+           "progressive": REFILL_PROGRESSIVE, "none": REFILL_NONE}
+
 _BEAT_ROWS_EAGER: Final = 12
 """Beat actions are prebuilt for attack cards at table positions below this."""
 
@@ -46,10 +54,11 @@ class GameTables:
     __slots__ = ("after_beat", "after_take", "attack_next_opponent", "beat", "beaters", "cap",
                  "deal_action", "first_limit", "hand_size", "higher_same", "later_limit",
                  "lead_cap", "lead_combos", "lead_single", "n_cards", "n_players", "no_trump",
-                 "order", "pair", "pass_", "pogony_max", "pogony_sixes", "refill_order",
-                 "same_rank", "show", "show_forward", "solo", "take", "team", "team_last", "throw",
-                 "throw_by", "throw_in", "transfer", "transfer_any", "transfer_capacity",
-                 "transfer_next_opponent", "transfer_on", "trumps")
+                 "order", "pair", "pass_", "pogony_max", "pogony_sixes", "refill",
+                 "refill_order", "same_rank", "show", "show_forward", "solo", "take", "team",
+                 "team_last", "throw", "throw_by", "throw_in", "throw_suit", "throwable",
+                 "transfer", "transfer_any", "transfer_capacity", "transfer_next_opponent",
+                 "transfer_on", "trumps")
 
     def __init__(self, rules: RuleSet, n_players: int, suit: tuple[int, ...],
                  rank: tuple[int, ...], rank_mask: dict[int, int], suit_mask: tuple[int, ...],
@@ -64,6 +73,11 @@ class GameTables:
         self.trumps: tuple[int, ...] = (0, *suit_mask)  # the trump suit's cards; index trump + 1
         self.same_rank: tuple[int, ...] = tuple(rank_mask.get(rank[c], 0) if rank[c] >= 0
                                                 else 0 for c in cards)
+        # the cards a table card lets the others throw in: its rank (parnomastny: or its suit)
+        self.throw_suit: bool = rules.throw_in_match == "rank_or_suit"
+        self.throwable: tuple[int, ...] = tuple(
+            self.same_rank[c] | (suit_mask[suit[c]] if self.throw_suit and suit[c] >= 0 else 0)
+            for c in cards)
         # the actors of a bout as shared tuples: one seat, or the defender and one thrower
         self.solo: tuple[tuple[int, ...], ...] = tuple((s,) for s in seats)
         self.pair: tuple[tuple[tuple[int, ...], ...], ...] = tuple(
@@ -90,6 +104,7 @@ class GameTables:
         self.show_forward: bool = rules.transfer_by_showing == "forward"
         self.attack_next_opponent: bool = rules.attack_target == "next_active_opponent"
         self.hand_size: int = rules.hand_size
+        self.refill: int = _REFILL[rules.refill_rule]
         # refill order by (attacker, defender): the attacker, the others clockwise and the
         # defender last, or everybody clockwise from the attacker
         defender_last = rules.refill_order == "attacker_others_defender_last"

@@ -10,7 +10,9 @@ from p2p_durak.protocol.table import AuditFinished
 
 from .test_table_machine import _run, _table
 
-VARIANTS = [("perevodnoy_2", 2), ("perevodnoy_2", 3)]
+VARIANTS = [("perevodnoy_2", 2), ("perevodnoy_2", 3), ("parnomastny", 3), ("korolevsky", 2),
+            ("pustoy", 3), ("arifm_progressiya", 2), ("arifm_progressiya", 4),
+            ("navalenny", 2), ("navalenny", 3), ("chukotsky", 2), ("chukotsky", 6)]
 
 
 @pytest.mark.parametrize(("preset", "n"), VARIANTS)
