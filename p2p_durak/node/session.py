@@ -147,8 +147,9 @@ class HumanPlayer(Player):
         waiting = tuple(table.seat_of_party[p] for p in table.waiting_for()
                         if table.seat_of_party)
         legal = self._turn.legal if self._turn is not None else ()
+        deadline = self._runner.seconds_left() if self._runner is not None else None
         return TableSnapshot(
             table_name=self.table_name, preset_id=self.preset_id, rules=table.rules,
             seats=tuple(seats), my_seat=table.my_seat, state=state, legal=legal,
-            waiting_for=waiting, activity=activity, progress=progress, log=tuple(self._log),
-            notice=self._notice)
+            waiting_for=waiting, activity=activity, progress=progress, deadline=deadline,
+            log=tuple(self._log), notice=self._notice)
