@@ -41,6 +41,7 @@ import argparse
 import contextlib
 import cProfile
 import dataclasses
+import gc
 import json
 import os
 import platform
@@ -100,10 +101,15 @@ def _node_main(args: argparse.Namespace) -> None:
             cpu_before = time.process_time()
             stamps, signed = trio.run(_play_one, args, game)
             cpu = time.process_time() - cpu_before
+            _RUNNERS.clear()
+            gc.collect()
+            # GameRunners still alive after their game: anything above 0 is a leak
+            alive = sum(1 for o in gc.get_objects() if type(o).__name__ == "GameRunner")
             usage = resource.getrusage(resource.RUSAGE_SELF)
             print(RESULT + json.dumps({
                 **dataclasses.asdict(stamps), "game": game, "role": args.role, "signed": signed,
                 "cpu": cpu, "maxrss_kb": usage.ru_maxrss, "rss_kb": _rss_kb(),
+                "runners_alive": alive,
                 "done": time.monotonic(),
             }), flush=True)
     finally:
@@ -117,7 +123,7 @@ _RUNNERS: list[Any] = []
 
 def _dump_state(*_: object) -> None:
     """Where this node's game stands (on SIGUSR1): what a stalled table is waiting for."""
-    for runner in _RUNNERS[-1:]:
+    for runner in _RUNNERS:
         log, table = runner.log, runner.log.state
         links = [p for p in range(len(runner.mesh.parties)) if runner.mesh.connected(p)]
         print(f"party {runner.party}: committed {log.seq}, waiting for {table.waiting_for()}, "
@@ -211,7 +217,7 @@ async def _play_one(args: argparse.Namespace, game: int) -> tuple[Stamps, float 
 
         runner = await nursery.start(play)
         player.runner = runner
-        _RUNNERS.append(runner)
+        _RUNNERS[:] = [runner]  # only the game in play: older ones must not be kept alive
         nursery.start_soon(_watch_mesh, runner, stamps)
         await runner.finished.wait()
         stamps.finished = time.monotonic()
@@ -368,7 +374,11 @@ def summarize(per_node: list[list[dict[str, Any]]], wall: float) -> dict[str, An
         "game_s": {"mean": statistics.mean(durations), "max": max(durations)},
         "games_per_minute": 60 / statistics.mean(durations),
         "back_to_back_per_minute": 60 * games / span if games > 1 else None,
-        "rss_mb": {"max": max(maxrss), "mean": statistics.mean(maxrss)},
+        "rss_mb": {"max": max(maxrss), "mean": statistics.mean(maxrss),
+                   # the largest node's peak after each game: growth would be a leak
+                   "after_each_game": [max(node[g]["maxrss_kb"] for node in per_node) / 1024
+                                       for g in range(games)]},
+        "runners_alive_after_games": max(r["runners_alive"] for node in per_node for r in node),
         "cpu_s_per_game": cpu / games,
         "entries_per_game": statistics.mean(entries),
         "entries_to_first_move": statistics.median(before_first),
@@ -426,7 +436,8 @@ def report(s: dict[str, Any]) -> None:
     print(f"games per minute: {s['games_per_minute']:.2f} (mean game {s['game_s']['mean']:.1f} s"
           + (f"; back to back with lobby and linger {b2b:.2f}" if b2b else "") + ")")
     print(f"memory per node (peak RSS): max {s['rss_mb']['max']:.1f} MB, "
-          f"mean {s['rss_mb']['mean']:.1f} MB [target < 100: {mark[ok['rss_mb']]}]")
+          f"mean {s['rss_mb']['mean']:.1f} MB [target < 100: {mark[ok['rss_mb']]}]; after each "
+          f"game: {', '.join(f'{m:.1f}' for m in s['rss_mb']['after_each_game'])} MB")
     print(f"CPU of all nodes per game: {s['cpu_s_per_game']:.1f} s for "
           f"{s['entries_per_game']:.0f} log entries ({s['entries_to_first_move']:.0f} before the "
           f"first move): {s['cpu_ms_per_entry_per_node']:.1f} ms per entry per node, "
