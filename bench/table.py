@@ -19,17 +19,28 @@ Figures
   first committed player move (the first non-chance engine action), taken at the node that
   commits it first. Everything before the first move is in it: connecting the mesh, the seating
   coin, every seat's key and proven shuffle, the deal and its showing. Broken down into
-  ``seated`` (mesh up, first commits), ``dealt`` (the DEAL chance action committed: shuffles
-  done) and ``cards`` (the dealt cards shown to their owners).
+  ``meshed`` (the last node has links to all others), ``seated`` (the seating committed),
+  ``dealt`` (the DEAL chance action committed: shuffles done) and ``cards`` (the dealt cards
+  shown to their owners); ``first_move_cpu_s`` is the CPU all nodes spent until then and
+  ``entries_to_first_move`` the log entries it took.
 * ``commit_ms``: submit-to-commit latency of every player move, as each node's GameRunner
   records it for its own moves (``runner.latencies["move"]``); median, p90, p99, max over all.
+  ``commit_alone_ms`` / ``commit_raced_ms`` split the same moves, as the bot sees them, by
+  whether only its party could act or several could (then the sequencer's fairness window runs).
+* ``cpu_ms_per_entry_per_node``: CPU per committed log entry per node, lobby and deck included.
 * ``games_per_minute``: 60 / the mean time from Start signed to the last node's end of the
   game (audit done); ``back_to_back_per_minute`` also counts the lobby of the next game and the
   nodes' linger after each game (they keep answering late peers for a few seconds).
-* ``rss_mb``: each node process's peak resident set (``ru_maxrss``) after its last game.
+* ``rss_mb``: each node process's peak resident set (``ru_maxrss``) after its last game, and
+  the largest after each game; ``runners_alive_after_games`` counts GameRunners that outlive
+  their game (a leak if above 0).
 * ``cpu_s_per_game``: CPU seconds of all six processes per game, lobby included, process
   start-up not (the machine's cores are shared by all of them, so with fewer than six cores
   the latencies include waiting for a core).
+
+Latency is measured multi-process on purpose: one process per node is how the game is
+deployed, and it is the only honest way to get each node's memory. With fewer cores than nodes,
+the figures include the nodes queueing for the cores.
 
 Time stamps are ``time.monotonic()`` (CLOCK_MONOTONIC, one clock for every process of the
 machine), so they compare across processes.
