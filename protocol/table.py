@@ -616,11 +616,16 @@ class TableMachine:
         assert self.state is not None
         game = self.state.game
         cheaters: list[tuple[int, str]] = []
+        # without trumps (бескозырный) every seat shows its lowest card of any suit
+        any_card = game.rules.first_attacker_first_game == "lowest_card"
         for claim in self.claims:
             held = [cards[s] for s in claim.slots]
-            trumps = sorted((game.rank[c], c) for c in held if game.suit[c] == claim.trump)
+            trumps = sorted((game.rank[c], c) for c in held
+                            if any_card or game.suit[c] == claim.trump)
             if claim.card < 0 and trumps:
                 cheaters.append((claim.seat, "said «no trump» while holding one"))
-            elif claim.card >= 0 and (not trumps or trumps[0][1] != claim.card):
-                cheaters.append((claim.seat, "showed a trump that was not the lowest"))
+            elif claim.card >= 0 and (claim.card not in held or not trumps
+                                      or trumps[0][0] != game.rank[claim.card]):
+                cheaters.append((claim.seat, "showed a card that was not the lowest" if any_card
+                                 else "showed a trump that was not the lowest"))
         return AuditFinished(tuple(cheaters))

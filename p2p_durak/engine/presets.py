@@ -322,6 +322,44 @@ _P += [
 ]
 
 PRESETS: dict[str, Preset] = {p.id: p for p in _P}
+
+# «Данная игра может играться также по правилам простого и переводного дурака»: the variants
+# whose section offers other base rules, each with the choices of its section (the preset's
+# own rules first). A table's choice is resolved into knobs by `with_base_rules`.
+_BASE_CHOICES: dict[str, tuple[str, ...]] = dict.fromkeys(
+    ("albansky", "armyansky_1", "beskozyrny", "bolshoy", "veryu_ne_veryu", "dvukhkozyrny",
+     "dorozhny", "zanudny", "kozyrny", "korolevsky", "krugovoy", "magadansky", "navalenny",
+     "nevidimy", "oborotny", "otboyny", "ochkovy", "pogonny", "pokerny", "potayny", "pustoy",
+     "s_jokerom", "chukotsky", "yaponsky"), ("podkidnoy", "prostoy", "perevodnoy"))
+_BASE_CHOICES["naborny"] = ("podkidnoy", "perevodnoy")  # simple durak is not mentioned
+_BASE_CHOICES["perevodnoy_2"] = ("podkidnoy", "prostoy", "perevodnoy")  # its own, then
+
+# The overlays: prostoy has no throw-ins and no transfer; perevodnoy transfers the lead
+# before anything is covered (the compendium's «Дурак переводной»).
+BASE_OVERLAYS: dict[str, dict[str, Any]] = {
+    "prostoy": {"throw_in": False, "throw_in_after_take": False, "transfer": False,
+                "transfer_window": "before_first_cover"},
+    "perevodnoy": {"transfer": True, "transfer_window": "before_first_cover"},
+}
+
+
+def base_rules_choices(preset_id: str) -> tuple[str, ...]:
+    """The base rules a table may choose for this preset; empty when it offers no choice."""
+    get_preset(preset_id)
+    return _BASE_CHOICES.get(preset_id, ())
+
+
+def with_base_rules(preset_id: str, base: str) -> RuleSet:
+    """The preset's rules played by the base rules `base` (one of `base_rules_choices`): the
+    preset itself for its own base, else the overlay's knobs and `base_rules` set."""
+    rules = get_preset(preset_id).rules
+    choices = base_rules_choices(preset_id)
+    if base not in choices:
+        raise RuleError("base_rules", f"{preset_id} is not played by {base!r} rules",
+                        f"{preset_id} не играют по правилам «{base}»")
+    if base == choices[0]:
+        return rules
+    return rules.with_options(base_rules=base, **BASE_OVERLAYS[base])
 DEFAULT_PRESET = "app_podkidnoy"
 
 

@@ -249,7 +249,7 @@ IMPLEMENTED: dict[str, frozenset[Any]] = {
     "fixed_trump_indicator_draw": frozenset({False}),
     "dealer_first_game": frozenset({"lot"}),
     "dealer_next_game": frozenset({"durak"}),
-    "first_attacker_first_game": frozenset({"lowest_trump"}),
+    "first_attacker_first_game": frozenset({"lowest_trump", "lowest_card"}),
     "first_attacker_fallback": frozenset({"lot"}),
     "first_attacker_tiebreak": frozenset({"lot"}),
     "first_attacker_next_game": frozenset({"pod_durak", "iz_pod_durak", "same_as_first_game"}),
@@ -357,6 +357,15 @@ def validate(rules: RuleSet, n_players: int | None = None) -> None:
     if rules.transfer_by_showing != "off" and rules.trump_rule == "none":
         raise RuleError("transfer_by_showing", "there is no trump to show in a game without trumps",
                         "в игре без козырей нечего показывать")
+    if rules.base_rules == "prostoy" and (rules.throw_in or rules.transfer):
+        raise RuleError("base_rules", "simple durak has no throw-ins and no transfers",
+                        "в простом дураке не подкидывают и не переводят")
+    if rules.base_rules == "perevodnoy" and not rules.transfer:
+        raise RuleError("base_rules", "transfer durak needs transfer: on",
+                        "переводной дурак требует перевода")
+    if rules.first_attacker_first_game == "lowest_card" and rules.trump_rule != "none":
+        raise RuleError("first_attacker_first_game", "the lowest card leads only in a game "
+                        "without trumps", "младшая карта ходит первой только в бескозырке")
     if rules.pogony_sixes and rules.deck_size not in (36, 52):
         raise RuleError("pogony_sixes", "a deck without sixes cannot have pogony",
                         "в колоде без шестёрок не бывает погон")

@@ -108,16 +108,28 @@ def new_game(game: Game, deck_order: Iterable[int] | None = None) -> State:
                  (), (), (), -1, -1, False, 0, 0, 0, (), 0, 0, (), (), None, (CHANCE,))
 
 
+def claim_pool(state: State, hand: int) -> int:
+    """The cards of `hand` a claim chooses among: its trumps, or every card when the first
+    attacker is the holder of the lowest card (a game without trumps)."""
+    game = state.game
+    if game.rules.first_attacker_first_game == "lowest_card":
+        return hand
+    return hand & game.suit_mask[state.trump]
+
+
 def claims_for(state: State, seat: int) -> list[Action]:
     game = state.game
-    trumps = state.hands[seat] & game.suit_mask[state.trump]
+    trumps = claim_pool(state, state.hands[seat])
     if state.hidden[seat] == 0:
         if not trumps:
             return [A.Action(A.NO_TRUMP, seat)]
         lowest = min(bits(trumps), key=lambda c: (game.rank[c], c))
         return [A.Action(A.CLAIM, seat, (lowest,))]
-    # A partial view of another seat cannot tell its lowest trump (see docs/rules.md).
-    return [A.Action(A.NO_TRUMP, seat)] + [A.Action(A.CLAIM, seat, (c,)) for c in bits(trumps)]
+    # A partial view of another seat cannot tell its lowest trump (see docs/rules.md); every
+    # seat holds a card, so a lowest-card claim is never "none".
+    none = [] if game.rules.first_attacker_first_game == "lowest_card" \
+        else [A.Action(A.NO_TRUMP, seat)]
+    return none + [A.Action(A.CLAIM, seat, (c,)) for c in bits(trumps)]
 
 
 def chance_outcomes(state: State) -> list[Action]:
@@ -211,7 +223,7 @@ def choose_first_attacker(state: State, ev: EventSink) -> State:
     game = state.game
     if game.first_attacker is not None:
         return first_attacker_chosen(state, game.first_attacker, False, ev)
-    if state.trump == NO_SUIT:
+    if state.trump == NO_SUIT and game.rules.first_attacker_first_game != "lowest_card":
         return evolve(state, phase=LOT, lot_among=tuple(range(game.n_players)))
     return evolve(state, phase=CLAIM, claims=())
 
@@ -227,11 +239,10 @@ def on_claim(state: State, action: Action, ev: EventSink) -> State:
             raise IllegalAction(Reason.BAD_ACTION)
         card = action.cards[0]
         check_card(state, seat, card)
-        if game.suit[card] != state.trump:
+        if not (claim_pool(state, 1 << card)):
             raise IllegalAction(Reason.WRONG_CLAIM, "not a trump")
         if hidden[seat] == 0:
-            lowest = min(bits(hands[seat] & game.suit_mask[state.trump]),
-                         key=lambda c: (game.rank[c], c))
+            lowest = min(bits(claim_pool(state, hands[seat])), key=lambda c: (game.rank[c], c))
             if lowest != card:
                 raise IllegalAction(Reason.WRONG_CLAIM)
         elif not (hands[seat] >> card) & 1:  # shown: this view learns the card
@@ -239,7 +250,9 @@ def on_claim(state: State, action: Action, ev: EventSink) -> State:
             hidden = hidden[:seat] + (hidden[seat] - 1,) + hidden[seat + 1:]
     else:
         card = UNKNOWN
-        if hidden[seat] == 0 and hands[seat] & game.suit_mask[state.trump]:
+        if game.rules.first_attacker_first_game == "lowest_card":
+            raise IllegalAction(Reason.WRONG_CLAIM, "every player shows his lowest card")
+        if hidden[seat] == 0 and claim_pool(state, hands[seat]):
             raise IllegalAction(Reason.WRONG_CLAIM, "the player holds a trump")
     if ev is not None:
         ev.append(E.Claimed(seat, card))

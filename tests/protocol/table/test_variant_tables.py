@@ -6,19 +6,36 @@ from __future__ import annotations
 import pytest
 
 from p2p_durak import engine as eng
-from p2p_durak.protocol.table import AuditFinished
+from p2p_durak.engine.presets import with_base_rules
+from p2p_durak.protocol.table import AuditFinished, TableMachine
 
-from .test_table_machine import _run, _table
+from .test_table_machine import _rng, _run, _table
 
 VARIANTS = [("perevodnoy_2", 2), ("perevodnoy_2", 3), ("parnomastny", 3), ("korolevsky", 2),
             ("pustoy", 3), ("arifm_progressiya", 2), ("arifm_progressiya", 4),
-            ("navalenny", 2), ("navalenny", 3), ("chukotsky", 2), ("chukotsky", 6)]
+            ("navalenny", 2), ("navalenny", 3), ("chukotsky", 2), ("chukotsky", 6),
+            ("beskozyrny", 2), ("beskozyrny", 4)]
 
 
 @pytest.mark.parametrize(("preset", "n"), VARIANTS)
 def test_whole_game_agrees_and_audits_clean(preset: str, n: int) -> None:
     machines = _table(n, preset, seed=n + 40)
     _run(machines, seed=n + 40)
+    states = [m.state for m in machines]
+    assert all(s is not None and s.result is not None for s in states)
+    assert len({eng.state_hash(s) for s in states if s is not None}) == 1
+    for m in machines:
+        assert m.audit == AuditFinished(())
+
+
+@pytest.mark.parametrize(("preset", "base", "n"), [("korolevsky", "perevodnoy", 3),
+                                                   ("chukotsky", "prostoy", 2),
+                                                   ("perevodnoy_2", "prostoy", 3)])
+def test_a_base_rules_choice_agrees_and_audits_clean(preset: str, base: str, n: int) -> None:
+    rules = with_base_rules(preset, base)
+    game_id = (n + 60).to_bytes(16, "big")
+    machines = [TableMachine(game_id, p, n, rules, _rng((n + 60) * 100 + p)) for p in range(n)]
+    _run(machines, seed=n + 60)
     states = [m.state for m in machines]
     assert all(s is not None and s.result is not None for s in states)
     assert len({eng.state_hash(s) for s in states if s is not None}) == 1
