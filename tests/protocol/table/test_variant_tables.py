@@ -3,6 +3,8 @@ and the end-of-game audit finds nothing (modelled on test_table_machine)."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import pytest
 
 from p2p_durak import engine as eng
@@ -41,3 +43,30 @@ def test_a_base_rules_choice_agrees_and_audits_clean(preset: str, base: str, n: 
     assert len({eng.state_hash(s) for s in states if s is not None}) == 1
     for m in machines:
         assert m.audit == AuditFinished(())
+
+
+def test_a_false_lowest_card_claim_is_named_by_the_audit() -> None:
+    """beskozyrny: a partial view takes another seat's lowest-card claim on trust; the audit,
+    with every card public, names a claim that was not the claimant's lowest card."""
+    from dataclasses import replace
+
+    machines = _table(2, "beskozyrny", seed=77)
+    m = machines[0]
+    opened: list[Sequence[int]] = []
+    check = m._check_claims
+
+    def recording(cards: Sequence[int]) -> AuditFinished:
+        opened.append(cards)
+        return check(cards)
+
+    m._check_claims = recording  # type: ignore[method-assign]
+    _run(machines, seed=77)
+    assert m.audit == AuditFinished(())
+    (cards,) = opened
+    game = m.state.game if m.state is not None else None
+    assert game is not None
+    claim = m.claims[0]
+    held = [cards[s] for s in claim.slots]
+    highest = max(held, key=lambda c: (game.rank[c], c))
+    m.claims[0] = replace(claim, card=highest)
+    assert check(cards) == AuditFinished(((claim.seat, "showed a card that was not the lowest"),))
