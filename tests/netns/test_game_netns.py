@@ -125,6 +125,19 @@ def start_joiner(lab: NetnsLab, tmp: Path, table: str, host: int) -> Peer:
                   "--player", f"P{host}", "--json"], tmp)
 
 
+def open_table(lab: NetnsLab, tmp: Path, clock: Clock) -> tuple[Peer, list[Peer]]:
+    """The host in namespace 0 with a seat for every namespace, and a joiner in each of the
+    others that finds the table by its name over mDNS (at the host's lab address)."""
+    table = table_name()
+    host = start_host(lab, tmp, table, len(lab.hosts))
+    wait_for(host, clock, lambda text: "table «" in text, "table line")
+    joiners = [start_joiner(lab, tmp, table, i) for i in range(1, len(lab.hosts))]
+    for joiner in joiners:
+        wait_for(joiner, clock, lambda text: f"found «{table}»" in text, "mDNS find")
+        assert f"at {lab.hosts[0].address}:" in joiner.text()
+    return host, joiners
+
+
 def audit(lab: NetnsLab, peer: Peer, clock: Clock) -> None:
     transcripts = sorted(peer.home.glob("games/*/transcript.durak"))
     assert len(transcripts) == 1, f"{peer.name}: transcripts {transcripts}"
@@ -151,13 +164,7 @@ def test_nodes_in_namespaces_find_the_table_by_mdns_and_finish_a_game(
         make_lab: Callable[[int], NetnsLab], tmp_path: Path, nodes: int) -> None:
     clock = Clock(DEADLINE)
     lab = make_lab(nodes)
-    table = table_name()
-    host = start_host(lab, tmp_path, table, nodes)
-    wait_for(host, clock, lambda text: "table «" in text, "table line")
-    joiners = [start_joiner(lab, tmp_path, table, i) for i in range(1, nodes)]
-    for joiner in joiners:
-        wait_for(joiner, clock, lambda text: f"found «{table}»" in text, "mDNS find")
-        assert f"at {lab.hosts[0].address}:" in joiner.text()
+    host, joiners = open_table(lab, tmp_path, clock)
     peers = [host, *joiners]
     check_agreement(peers, wait_exit(peers, clock))
     for peer in peers:
@@ -165,9 +172,11 @@ def test_nodes_in_namespaces_find_the_table_by_mdns_and_finish_a_game(
 
 
 # Known bug (reported with issue #5): GameRunner offers a turn only after a Committed effect, so a
-# resumed node whose catch-up ends without a new commit (`recovering` goes False on a catch-up
-# response) never moves when the table waits for it, and the game stalls. Not strict: it passes
-# whenever the resumed node's last catch-up step commits something. Remove once game.py re-offers.
+# resumed node whose catch-up ends without a new commit (`recovering` goes False inside
+# `log.receive` on a catch-up response) never moves when the table waits for it: the game stalls.
+# The re-offer in `GameRunner._core` samples `log.recovering` after the log call, so it never
+# fires. Not strict: the test passes whenever the table is not waiting for the resumed node at
+# that moment. Remove the mark once game.py samples `recovering` before calling the log.
 @pytest.mark.xfail(strict=False, raises=AssertionError,
                    reason="game.py: no turn offered when recovery ends without a commit")
 def test_a_node_killed_mid_game_resumes_in_its_namespace_and_the_game_finishes(
@@ -175,10 +184,7 @@ def test_a_node_killed_mid_game_resumes_in_its_namespace_and_the_game_finishes(
     nodes = 3
     clock = Clock(DEADLINE)
     lab = make_lab(nodes)
-    table = table_name()
-    host = start_host(lab, tmp_path, table, nodes)
-    wait_for(host, clock, lambda text: "table «" in text, "table line")
-    joiners = [start_joiner(lab, tmp_path, table, i) for i in range(1, nodes)]
+    host, joiners = open_table(lab, tmp_path, clock)
     victim = joiners[-1]
     # A few bouts in: well into the game, with cards dealt and moves committed by everyone.
     wait_for(victim, clock, lambda text: text.count("beaten:") >= 2, "second bout")
