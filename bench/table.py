@@ -221,22 +221,30 @@ async def _play_one(args: argparse.Namespace, game: int) -> tuple[Stamps, float 
         cpu_at_start = time.process_time()
         player = TimedBot(level=LEVEL, seed=args.seed * 1000 + game * 10 + args.index)
         played = trio.Event()
+        ended = trio.Event()  # the game is over: finished, or stopped (halted, abandoned)
 
         async def play(task_status: Any = trio.TASK_STATUS_IGNORED) -> None:
             await node.play(start, player, task_status=task_status)
             played.set()
+            ended.set()
+
+        async def stamp_finish() -> None:
+            await runner.finished.wait()
+            stamps.finished = time.monotonic()
+            ended.set()
 
         runner = await nursery.start(play)
         player.runner = runner
         _RUNNERS[:] = [runner]  # only the game in play: older ones must not be kept alive
         nursery.start_soon(_watch_mesh, runner, stamps)
-        await runner.finished.wait()
-        stamps.finished = time.monotonic()
+        nursery.start_soon(stamp_finish)
+        await ended.wait()
         stamps.own_moves = list(runner.latencies["move"])
         stamps.deck = list(runner.latencies["deck"])
         stamps.entries = runner.log.seq
-        if runner.diagnosis is not None:
-            raise SystemExit(f"node {args.index}: the game stopped: {runner.diagnosis}")
+        if runner.diagnosis is not None or not runner.finished.is_set():
+            raise SystemExit(f"node {args.index}: the game stopped: "
+                             f"{runner.diagnosis or 'unfinished'}")
         await played.wait()  # the runner lingers a little for peers that still need our acks
         nursery.cancel_scope.cancel()
     return stamps, signed
