@@ -31,6 +31,7 @@ from dataclasses import dataclass, field, replace
 from p2p_durak import engine as eng
 from p2p_durak.engine import actions as A
 from p2p_durak.engine import events as E
+from p2p_durak.engine.setup import last_dealt_seat
 from p2p_durak.engine.state import Phase
 from p2p_durak.protocol import codec
 from p2p_durak.protocol.errors import ProtocolError
@@ -594,8 +595,8 @@ class TableMachine:
         phase = state.phase
         if phase == Phase.REVEAL_TRUMP:
             slot = self.stock_slots[0] if self.stock_slots else \
-                self.hand_slots[state.game.dealer][-1]
-            by = None if self.stock_slots else self.party_of_seat[state.game.dealer]
+                self.hand_slots[last_dealt_seat(state.game)][-1]
+            by = None if self.stock_slots else self.party_of_seat[last_dealt_seat(state.game)]
             self._pending_chance = "reveal"
             return self._begin(RevealOp("trump", (slot,), by=by))
         if phase == Phase.REVEAL_HIDDEN:

@@ -250,8 +250,7 @@ _P += [
                     refill_rule="none"),
     _pending_preset("navalenny", "Дурак наваленный", "Heaped durak",
                     "Whole deck dealt; the last dealt card shows the trump; no stock.",
-                    deal_mode="whole_deck", trump_rule="last_dealt_card", refill_rule="none",
-                    players=(2, 3, 4, 6)),  # 36 cards among 5: remainders pending
+                    deal_mode="whole_deck", trump_rule="last_dealt_card", refill_rule="none"),
     _pending_preset("nevidimy", "Дурак невидимый", "Invisible durak",
                     "Only the trump suit is announced; the card is never shown.",
                     trump_rule="bottom_suit_announced", dealer_first_game="outsider"),

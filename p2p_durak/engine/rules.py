@@ -234,6 +234,7 @@ IMPLEMENTED: dict[str, frozenset[Any]] = {
     "deck_remove": frozenset({()}),
     "teams": frozenset({"none", "2v2", "3v3"}),
     "deal_mode": frozenset({"fixed", "whole_deck"}),
+    "deal_remainder": frozenset({"round_robin"}),
     "deal_order": frozenset({"one_at_a_time_clockwise_from_dealer_left"}),
     "shuffle": frozenset({"full"}),
     "deck_presort": frozenset({"none"}),
@@ -413,12 +414,7 @@ def validate_players(rules: RuleSet, n_players: int) -> None:
                         f"{rules.teams} — ровно {2 * team_size} игроков")
     n_cards = rules.deck().n_cards
     if rules.deal_mode == "whole_deck":
-        if n_cards % n_players:
-            # the dealer gets the last card, which shows the trump (round-robin remainders
-            # are pending: the last card would land elsewhere)
-            raise RuleError("players", f"{n_cards} cards do not divide among {n_players}",
-                            f"{n_cards} карт не делятся поровну на {n_players}")
-        return
+        return  # every card dealt round robin; a remainder makes some hands one card longer
     dealt = n_players * rules.hand_size
     extra = 1 if rules.trump_change == "hidden_second" else 0
     if dealt + extra > n_cards or (extra and dealt + 2 > n_cards):

@@ -186,9 +186,9 @@ def on_reveal(state: State, action: Action, ev: EventSink) -> State:
         if card != state.reveal_card:
             raise IllegalAction(Reason.BAD_CHANCE, "not the card in that place")
     elif state.phase == REVEAL_TRUMP and not state.stock:
-        # The last dealt card, in the dealer's hand: it may be known there or still hidden.
-        dealer = game.dealer
-        if not holds(state, dealer, card):
+        # The last dealt card, in the dealer's hand (with a whole-deck remainder, the hand of
+        # the seat it fell to): it may be known there or still hidden.
+        if not holds(state, last_dealt_seat(game), card):
             raise IllegalAction(Reason.BAD_CHANCE, "the dealer cannot hold that card")
     elif (known_cards(state) >> card) & 1:
         raise IllegalAction(Reason.BAD_CHANCE, "that card is known to be elsewhere")
@@ -210,13 +210,22 @@ def on_reveal(state: State, action: Action, ev: EventSink) -> State:
         state = evolve(state, stock=stock, trump=suit, trump_card=card, reveal_card=pending)
     else:
         hands, hidden = state.hands, state.hidden
-        dealer = game.dealer
+        dealer = last_dealt_seat(game)
         if not (hands[dealer] >> card) & 1:
             hands = hands[:dealer] + (hands[dealer] | (1 << card),) + hands[dealer + 1:]
             hidden = hidden[:dealer] + (hidden[dealer] - 1,) + hidden[dealer + 1:]
         state = evolve(state, hands=hands, hidden=hidden, trump=suit, trump_card=card,
                        reveal_card=UNKNOWN)
     return choose_first_attacker(state, ev)
+
+
+def last_dealt_seat(game: Game) -> int:
+    """The seat the last dealt card went to: the dealer, unless a whole-deck deal leaves a
+    remainder (round robin from the dealer's left), which moves it further round."""
+    rules = game.rules
+    count = game.n_cards if rules.deal_mode == "whole_deck" else \
+        game.n_players * rules.hand_size
+    return (game.dealer + count) % game.n_players
 
 
 def choose_first_attacker(state: State, ev: EventSink) -> State:

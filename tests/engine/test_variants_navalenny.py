@@ -8,7 +8,7 @@ import pytest
 from p2p_durak.engine import (
     CHANCE,
     Phase,
-    RuleError,
+    State,
     apply,
     chance_outcome,
     legal_actions,
@@ -18,17 +18,12 @@ from p2p_durak.engine import (
 )
 from p2p_durak.engine import events as E
 from p2p_durak.engine.presets import get_preset
+from p2p_durak.engine.setup import last_dealt_seat
 
 RULES = get_preset("navalenny").rules
 
 
-@pytest.mark.parametrize("n", [2, 3, 4, 6])
-def test_the_whole_deck_is_dealt_and_the_last_card_is_trump(n: int) -> None:
-    """000_0a1bcdd496bc6662.txt: «сдается поровну между всеми игроками. Последняя сдаваемая
-    карта открывается, показывается всем, масть этой карты становится козырной мастью.»"""
-    game = make_game(RULES, n, dealer=1)
-    order = list(range(game.n_cards))
-    state = new_game(game, order)
+def _to_lead(state: State) -> tuple[State, list[E.Event]]:
     events: list[E.Event] = []
     while state.phase not in (Phase.LEAD, Phase.OVER):
         if CHANCE in to_act(state):
@@ -38,6 +33,16 @@ def test_the_whole_deck_is_dealt_and_the_last_card_is_trump(n: int) -> None:
             (action,) = legal_actions(state, seat)
         state, new = apply(state, action)
         events.extend(new)
+    return state, events
+
+
+@pytest.mark.parametrize("n", [2, 3, 4, 6])
+def test_the_whole_deck_is_dealt_and_the_last_card_is_trump(n: int) -> None:
+    """000_0a1bcdd496bc6662.txt: «сдается поровну между всеми игроками. Последняя сдаваемая
+    карта открывается, показывается всем, масть этой карты становится козырной мастью.»"""
+    game = make_game(RULES, n, dealer=1)
+    order = list(range(game.n_cards))
+    state, events = _to_lead(new_game(game, order))
     assert state.stock == ()
     assert [state.hand_size(s) for s in range(n)] == [36 // n] * n
     revealed = [e for e in events if isinstance(e, E.TrumpRevealed)]
@@ -45,8 +50,15 @@ def test_the_whole_deck_is_dealt_and_the_last_card_is_trump(n: int) -> None:
     assert (state.hands[1] >> order[-1]) & 1  # the dealer got it and keeps it
 
 
-def test_36_cards_do_not_divide_among_five() -> None:
-    """000_0a1bcdd496bc6662.txt: «сдается поровну между всеми игроками.» — a remainder is not
-    dealt by this engine yet (round_robin remainders pending)."""
-    with pytest.raises(RuleError):
-        make_game(RULES, 5)
+def test_a_remainder_goes_round_from_the_dealers_left() -> None:
+    """000_0a1bcdd496bc6662.txt: «сдается поровну между всеми игроками. Последняя сдаваемая
+    карта открывается, показывается всем» — 36 cards among five: seats 1..(dealer+1) get one
+    more card, and the last card, the trump, falls to the dealer's left neighbour."""
+    game = make_game(RULES, 5, dealer=0)
+    order = list(range(game.n_cards))
+    state, events = _to_lead(new_game(game, order))
+    assert [state.hand_size(s) for s in range(5)] == [7, 8, 7, 7, 7]
+    assert last_dealt_seat(game) == 1
+    assert (state.hands[1] >> order[-1]) & 1
+    assert [e for e in events if isinstance(e, E.TrumpRevealed)] == [
+        E.TrumpRevealed(order[-1], game.suit[order[-1]])]
