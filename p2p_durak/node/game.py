@@ -28,7 +28,7 @@ from p2p_durak.node.store import GameJournal
 from p2p_durak.protocol.envelope import Envelope
 from p2p_durak.protocol.errors import LocalProtocolError
 from p2p_durak.protocol.identity import Identity
-from p2p_durak.protocol.log import OrderingLog
+from p2p_durak.protocol.log import LogConfig, OrderingLog
 from p2p_durak.protocol.log_effects import (
     Broadcast,
     Committed,
@@ -48,6 +48,10 @@ log = logging.getLogger(__name__)
 TICK_SECONDS = 0.05
 LINGER_SECONDS = 3.0  # after the game: keep answering peers that still need our acks
 SYNC_SECONDS = 1.0
+# Timing halts (censorship) are sound only while every message arrives within the delivery
+# bound. A player's own deck step (a shuffle proof) can take seconds on a slow, busy laptop, so
+# the node allows far more than the log's defaults before it calls a silent sequencer a censor.
+LOG_TIMING = LogConfig(omit_ms=10_000, censor_ms=30_000)
 GRACE_SECONDS = 60.0
 TIMEOUT_POLICIES = ("bot",)
 # How link.py and mesh.py word the ordinary end of a connection; any other reason is a peer
@@ -221,11 +225,12 @@ class GameRunner:
         transcript = self.journal.transcript(self.start.start.encode())
         if transcript is None:
             return OrderingLog(self.identity, self.start.start, TableLogMachine(), table,
-                               now_ms=self._now())
+                               config=LOG_TIMING, now_ms=self._now())
         log.info("resuming game %s at position %d", self.start.game_id.hex()[:8],
                  len(transcript.entries))
         return OrderingLog.resume(self.identity, transcript, TableLogMachine(), table,
-                                  now_ms=self._now(), signed_entry=self.journal.signed_entry())
+                                  config=LOG_TIMING, now_ms=self._now(),
+                                  signed_entry=self.journal.signed_entry())
 
     async def run(self, *, task_status: trio.TaskStatus[None] = trio.TASK_STATUS_IGNORED) -> None:
         self.log = self._make_log()
@@ -263,6 +268,7 @@ class GameRunner:
             now = self._now()
             effects: Sequence[object]
             self._base = (self.log.seq, self.log.state)
+            recovering = self.log.recovering  # before the input: catching up ends inside it
             if isinstance(item, Received):
                 self._late = self._check_replay(item)
                 effects = self.log.receive(item.party, item.message, now)
@@ -278,7 +284,6 @@ class GameRunner:
             else:
                 effects = [*self.log.tick(now), *self._check_turn_timer()]
                 self._check_grace()
-            recovering = self.log.recovering
             await self._carry_out(effects)
             if recovering and not self.log.recovering and self.diagnosis is None:
                 # Caught up without a commit (nothing new was committed while we were away):

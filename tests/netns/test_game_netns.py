@@ -171,14 +171,6 @@ def test_nodes_in_namespaces_find_the_table_by_mdns_and_finish_a_game(
         audit(lab, peer, clock)
 
 
-# Known bug (reported with issue #5): GameRunner offers a turn only after a Committed effect, so a
-# resumed node whose catch-up ends without a new commit (`recovering` goes False inside
-# `log.receive` on a catch-up response) never moves when the table waits for it: the game stalls.
-# The re-offer in `GameRunner._core` samples `log.recovering` after the log call, so it never
-# fires. Not strict: the test passes whenever the table is not waiting for the resumed node at
-# that moment. Remove the mark once game.py samples `recovering` before calling the log.
-@pytest.mark.xfail(strict=False, raises=AssertionError,
-                   reason="game.py: no turn offered when recovery ends without a commit")
 def test_a_node_killed_mid_game_resumes_in_its_namespace_and_the_game_finishes(
         make_lab: Callable[[int], NetnsLab], tmp_path: Path) -> None:
     nodes = 3

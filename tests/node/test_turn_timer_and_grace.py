@@ -155,9 +155,6 @@ async def test_a_party_that_does_not_come_back_ends_the_game_with_a_verdict(
     assert killed_at[0] + 60 <= trio.current_time() < killed_at[0] + 70
 
 
-@pytest.mark.xfail(strict=False,
-                   reason="in-process rejoin does not finish yet (not diagnosed; the SIGKILL "
-                          "process test covers rejoining)")
 async def test_a_party_that_comes_back_within_the_grace_period_plays_on(
         tmp_path: Path, autojump_clock: trio.testing.MockClock) -> None:
     back = 2
