@@ -12,7 +12,10 @@ if [ ! -x "$venv/bin/python" ]; then
     "$py" -m venv "$venv"
 fi
 stamp="$venv/.installed-$1"
-if [ ! -f "$stamp" ] || [ "$here/pyproject.toml" -nt "$stamp" ]; then
+# Reinstall when the dependencies change, and when the engine's sources do: the install
+# compiles them with mypyc (setup.py), and an old build is not used (p2p_durak/engine/_compiled.py).
+if [ ! -f "$stamp" ] || [ "$here/pyproject.toml" -nt "$stamp" ] || [ "$here/setup.py" -nt "$stamp" ] \
+        || [ -n "$(find "$here/p2p_durak/engine" -name '*.py' -newer "$stamp" | head -n 1)" ]; then
     "$venv/bin/python" -m pip install --quiet --disable-pip-version-check --upgrade pip
     "$venv/bin/python" -m pip install --quiet --disable-pip-version-check -e "$here[$1]"
     touch "$stamp"

@@ -51,8 +51,8 @@ from p2p_durak.engine.state import (
     State,
 )
 
-__all__ = ["apply", "chance_outcome", "is_over", "legal_actions", "make_game", "new_game",
-           "next_game", "sequencer", "step", "to_act"]
+__all__ = ["apply_any", "chance_outcome", "is_over", "legal_actions", "make_game", "new_game",
+           "next_game", "sequencer", "step_any", "to_act"]
 
 
 def to_act(state: State) -> frozenset[int]:
@@ -113,15 +113,14 @@ def chance_outcome(state: State) -> Action | None:
     return outcomes[0] if len(outcomes) == 1 else None
 
 
-def apply(state: State, action: Action) -> tuple[State, tuple[E.Event, ...]]:
-    """The state after `action` and the events it caused. Raises `IllegalAction` (with the
-    input state, being immutable, unchanged)."""
+def apply_any(state: State, action: object) -> tuple[State, tuple[E.Event, ...]]:
+    """`apply` for any object (see `entry`)."""
     events: list[E.Event] = []
     return _apply(state, action, events), tuple(events)
 
 
-def step(state: State, action: Action) -> State:
-    """`apply` without the events, for simulation."""
+def step_any(state: State, action: object) -> State:
+    """`step` for any object (see `entry`)."""
     return _apply(state, action, None)
 
 
@@ -132,13 +131,21 @@ _NO_CARD_KINDS: Final = (1 << A.DEAL) | (1 << A.LOT) | (1 << A.NO_TRUMP) | (1 <<
 _TARGET_KINDS: Final = (1 << A.BEAT) | (1 << A.LOT)
 
 
-def _check_form(action: Action, n_players: int) -> None:
-    """Refuse an action that no `legal_actions` list could hold whatever the state: a field its
-    kind does not use, or a seat that cannot act it. The log then has one wire form per move."""
-    kind, seat, cards, target = action
+def _checked(action: object, n_players: int) -> Action:
+    """`action` if it has the form of an action; else IllegalAction. Refused too: what no
+    `legal_actions` list could hold whatever the state, a field its kind does not use or a seat
+    that cannot act it, so that the log has one wire form per move. The fields are read as
+    plain objects until their types are checked: the compiled engine checks types as it reads
+    them, and would raise TypeError instead."""
+    if not isinstance(action, Action):
+        raise IllegalAction(Reason.BAD_ACTION, repr(action))
+    raw: tuple[object, ...] = action
+    kind, seat, cards, target = raw
+    if type(kind) is not int or type(seat) is not int or type(target) is not int:
+        raise IllegalAction(Reason.BAD_ACTION, "the kind, seat and target are integers")
+    if type(cards) is not tuple or any(type(card) is not int for card in cards):
+        raise IllegalAction(Reason.BAD_ACTION, "the cards are a tuple of integers")
     bit = 1 << kind if 0 <= kind < 12 else 0
-    if type(cards) is not tuple:
-        raise IllegalAction(Reason.BAD_ACTION, "the cards are a tuple")
     if target != -1 and not bit & _TARGET_KINDS:
         raise IllegalAction(Reason.BAD_ACTION, "only a beat and a lot have a target")
     if cards and bit & _NO_CARD_KINDS:
@@ -148,12 +155,11 @@ def _check_form(action: Action, n_players: int) -> None:
             raise IllegalAction(Reason.NOT_YOUR_TURN, "only chance deals, reveals and draws lots")
     elif not 0 <= seat < n_players:
         raise IllegalAction(Reason.NOT_YOUR_TURN, f"there is no seat {seat}")
+    return action
 
 
-def _apply(state: State, action: Action, ev: EventSink) -> State:
-    if not isinstance(action, Action):
-        raise IllegalAction(Reason.BAD_ACTION, repr(action))
-    _check_form(action, state.game.n_players)
+def _apply(state: State, any_action: object, ev: EventSink) -> State:
+    action = _checked(any_action, state.game.n_players)
     kind = action.kind
     phase = state.phase
     # The bout and the lead build their next state whole, its actors included.

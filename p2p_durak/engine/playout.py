@@ -27,7 +27,7 @@ from p2p_durak.engine.bout import (
     lead_throwable,
     thrower_options,
 )
-from p2p_durak.engine.core import chance_outcome, legal_actions, step
+from p2p_durak.engine.core import chance_outcome, legal_actions, step_any
 from p2p_durak.engine.seats import transfer_target_of
 from p2p_durak.engine.state import BOUT, LEAD, OVER, UNKNOWN, Result, State
 from p2p_durak.engine.tables import GameTables
@@ -77,7 +77,7 @@ def random_playout(state: State, seed: int, log: list[Action] | None = None) -> 
             legal = legal_actions(state, seat)
             x = next_state(x)
             action = legal[x % len(legal)]
-        state = step(state, action)
+        state = step_any(state, action)
         if log is not None:
             log.append(action)
 

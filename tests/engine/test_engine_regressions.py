@@ -7,11 +7,18 @@ a reason (the state unchanged), or the rule set is refused by `validate`. The la
 
 from __future__ import annotations
 
+import hashlib
+import importlib
 import random
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from types import ModuleType
 
 import pytest
 from engine_support import Table
 
+import p2p_durak.engine as engine
 from p2p_durak.engine import (
     CHANCE,
     Action,
@@ -19,6 +26,7 @@ from p2p_durak.engine import (
     Reason,
     RuleError,
     State,
+    apply,
     is_over,
     legal_actions,
     make_game,
@@ -31,6 +39,7 @@ from p2p_durak.engine import (
     validate,
 )
 from p2p_durak.engine import actions as A
+from p2p_durak.engine._compiled import use_native
 from p2p_durak.engine.presets import get_preset, working_presets
 
 
@@ -195,3 +204,89 @@ def test_b5_a_full_hidden_trump_deal_is_full_before_the_deal() -> None:
     assert start.is_full
     assert not new_game(game, None).is_full
     assert is_over(random_playout(start, 7))
+
+
+# ---- the compiled engine: current, and the same as its Python sources -----------------------
+
+ENGINE_DIR = Path(engine.__file__).parent
+
+
+def test_the_compiled_build_is_used_exactly_when_it_is_current() -> None:
+    stamp = ENGINE_DIR / "_native" / "sources.sha256"
+    if "durak-pure" in sys._xoptions or not stamp.exists():
+        pytest.skip("no compiled engine here (pure install or -X durak-pure)")
+    assert engine.COMPILED, (
+        "p2p_durak/engine/_native/ was compiled from other sources than p2p_durak/engine/*.py, "
+        "so the engine runs as Python: reinstall to rebuild it (./run-tests does it when the "
+        "engine changes; or `pip install -e .`)")
+    assert "_native" in str(engine.core.__file__)
+    assert type(engine.legal_actions).__name__ == "builtin_function_or_method"
+
+
+def test_a_stale_or_missing_build_is_not_used(tmp_path: Path) -> None:
+    (tmp_path / "alpha.py").write_text("X = 1\n")
+    native = tmp_path / "_native"
+    native.mkdir()
+    path = [str(tmp_path)]
+    assert not use_native(path)  # no stamp
+    digest = hashlib.sha256(b"alpha\0X = 1\n\0").hexdigest()
+    (native / "sources.sha256").write_text(f"{digest} alpha\n")
+    assert use_native(path)
+    assert path == [str(native), str(tmp_path)]
+    (tmp_path / "alpha.py").write_text("X = 2\n")  # edited after the build
+    path = [str(tmp_path)]
+    assert not use_native(path)
+    assert path == [str(tmp_path)]
+
+
+@pytest.fixture(scope="module")
+def pure_engine(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ModuleType]:
+    """The engine's Python sources as a second package, beside the engine under test."""
+    root = tmp_path_factory.mktemp("pure")
+    package = root / "pure_engine"
+    package.mkdir()
+    for source in ENGINE_DIR.glob("*.py"):
+        text = source.read_text(encoding="utf-8").replace("p2p_durak.engine", "pure_engine")
+        (package / source.name).write_text(text, encoding="utf-8")
+    sys.path.insert(0, str(root))
+    try:
+        module = importlib.import_module("pure_engine")
+        assert not module.COMPILED
+        yield module
+    finally:
+        sys.path.remove(str(root))
+        for name in [n for n in sys.modules if n == "pure_engine" or n.startswith("pure_engine.")]:
+            del sys.modules[name]
+
+
+@pytest.mark.parametrize(("preset", "n"), [("app_podkidnoy", 2), ("app_perevod_pokazom", 3),
+                                           ("app_komandy", 4), ("app_potayny", 5),
+                                           ("podkidnoy", 6)])
+def test_the_compiled_engine_plays_exactly_like_its_sources(pure_engine: ModuleType,
+                                                             preset: str, n: int) -> None:
+    """Every legal action set, state, event and hash along random games, both engines."""
+    if not engine.COMPILED:
+        pytest.skip("the engine under test is its Python sources already")
+    pure_presets = importlib.import_module("pure_engine.presets")
+    game = make_game(get_preset(preset).rules, n, 0)
+    pure_game = pure_engine.make_game(pure_presets.get_preset(preset).rules, n, 0)
+    rng = random.Random(n)
+    for _ in range(3):
+        order = list(range(game.n_cards))
+        rng.shuffle(order)
+        state, pure = new_game(game, order), pure_engine.new_game(pure_game, order)
+        while not is_over(state):
+            assert tuple(state)[1:] == tuple(pure)[1:]
+            assert state_hash(state) == pure_engine.state_hash(pure)
+            for seat in (*range(n), CHANCE):
+                assert legal_actions(state, seat) == pure_engine.legal_actions(pure, seat)
+            seat = rng.choice(sorted(to_act(state)))
+            action = rng.choice(legal_actions(state, seat))
+            state, events = apply(state, action)
+            pure, pure_events = pure_engine.apply(pure, pure_engine.Action(*action))
+            assert [(type(e).__name__, *e) for e in events] == \
+                [(type(e).__name__, *e) for e in pure_events]
+        seed = rng.randrange(1 << 30)
+        start = new_game(game, order)
+        assert tuple(random_playout(start, seed))[1:] == \
+            tuple(pure_engine.random_playout(pure_engine.new_game(pure_game, order), seed))[1:]
