@@ -15,7 +15,8 @@ from .test_table_machine import _rng, _run, _table
 
 VARIANTS = [("perevodnoy_2", 2), ("perevodnoy_2", 3), ("parnomastny", 3), ("korolevsky", 2),
             ("pustoy", 3), ("arifm_progressiya", 2), ("arifm_progressiya", 4),
-            ("navalenny", 2), ("navalenny", 3), ("navalenny", 5), ("chukotsky", 2), ("chukotsky", 6),
+            ("navalenny", 2), ("navalenny", 3), ("navalenny", 5), ("chukotsky", 2),
+            ("chukotsky", 6),
             ("beskozyrny", 2), ("beskozyrny", 4)]
 
 
