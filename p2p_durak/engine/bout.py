@@ -162,12 +162,14 @@ def lead_actions(t: GameTables, seat: int, hand: int, cap: int) -> list[Action]:
         options.append(single[card])
         higher = hand & higher_same[card]
         if higher and cap > 1:
-            # the leads that start with `card` depend only on these cards and the cap
-            key = (higher << 7 | card) << 3 | min(cap, 7)
+            # the leads that start with `card` depend only on these cards and the cap (and
+            # a cap above their number is no cap)
+            size = min(cap, higher.bit_count() + 1)
+            key = (higher << 8 | card) << 6 | size
             more = combos.get(key)
             if more is None:
                 found: list[Action] = []
-                _extend_leads(found, seat, (card,), higher, cap - 1)
+                _extend_leads(found, seat, (card,), higher, size - 1)
                 more = tuple(found)
                 combos[key] = more
             options.extend(more)
