@@ -22,7 +22,7 @@ from p2p_durak.engine.actions import BEAT, CHANCE, LEAD, SHOW, Action
 from p2p_durak.engine.cards import cards_of
 from p2p_durak.engine.errors import IllegalAction, Reason
 from p2p_durak.engine.events import EventSink
-from p2p_durak.engine.hands import check_card
+from p2p_durak.engine.hands import check_card, without
 from p2p_durak.engine.seats import (
     defender_for,
     next_active_of,
@@ -422,19 +422,10 @@ def on_transfer(state: State, action: Action, ev: EventSink) -> State:
 
 # ---- moves (the action is known to be legal) -------------------------------------------------
 
-def _without(hands: tuple[int, ...], hidden: tuple[int, ...], seat: int,
-             card: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
-    """`card` taken from `seat`'s hand: from the known part, or else from the hidden count."""
-    hand = hands[seat]
-    if (hand >> card) & 1:
-        return hands[:seat] + (hand & ~(1 << card),) + hands[seat + 1:], hidden
-    return hands, hidden[:seat] + (hidden[seat] - 1,) + hidden[seat + 1:]
-
-
 def do_lead(state: State, seat: int, cards: tuple[int, ...], ev: EventSink) -> State:
     hands, hidden = state.hands, state.hidden
     for card in cards:
-        hands, hidden = _without(hands, hidden, seat, card)
+        hands, hidden = without(hands, hidden, seat, card)
     if ev is not None:
         ev.append(E.Led(seat, cards))
     n = len(cards)
@@ -453,7 +444,7 @@ def lead_throwable(t: GameTables, cards: Sequence[int]) -> int:
 
 
 def do_throw(state: State, seat: int, card: int, ev: EventSink) -> State:
-    hands, hidden = _without(state.hands, state.hidden, seat, card)
+    hands, hidden = without(state.hands, state.hidden, seat, card)
     if ev is not None:
         ev.append(E.ThrewIn(seat, card))
     return _settle(state, state.phase, hands, hidden, state.table + (card,),
@@ -462,7 +453,7 @@ def do_throw(state: State, seat: int, card: int, ev: EventSink) -> State:
 
 
 def do_beat(state: State, seat: int, card: int, target: int, ev: EventSink) -> State:
-    hands, hidden = _without(state.hands, state.hidden, seat, card)
+    hands, hidden = without(state.hands, state.hidden, seat, card)
     if ev is not None:
         ev.append(E.Beat(seat, card, state.table[target]))
     covers = state.covers
@@ -499,7 +490,7 @@ def do_transfer(state: State, seat: int, card: int, target: int, showing: bool,
         return _settle(state, state.phase, hands, hidden, state.table, state.covers,
                        state.table_by, target, state.taking, 0, state.shown | (1 << card),
                        state.table_ranks, ev)
-    hands, hidden = _without(hands, hidden, seat, card)
+    hands, hidden = without(hands, hidden, seat, card)
     return _settle(state, state.phase, hands, hidden, state.table + (card,),
                    state.covers + (UNKNOWN,), state.table_by + (seat,), target, state.taking,
                    0, state.shown, state.table_ranks | state.game.tables.throwable[card], ev)

@@ -12,14 +12,13 @@ def holds(state: State, seat: int, card: int) -> bool:
     return state.hidden[seat] > 0 and not (known_cards(state) >> card) & 1
 
 
-def without(state: State, seat: int, card: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
-    """Hands and hidden counts with `card` taken from `seat` (from the known or hidden part)."""
-    hands, hidden = state.hands, state.hidden
-    if (hands[seat] >> card) & 1:
-        hands = hands[:seat] + (hands[seat] & ~(1 << card),) + hands[seat + 1:]
-    else:
-        hidden = hidden[:seat] + (hidden[seat] - 1,) + hidden[seat + 1:]
-    return hands, hidden
+def without(hands: tuple[int, ...], hidden: tuple[int, ...], seat: int,
+            card: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """`card` taken from `seat`'s hand: from the known part, or else from the hidden count."""
+    hand = hands[seat]
+    if (hand >> card) & 1:
+        return hands[:seat] + (hand & ~(1 << card),) + hands[seat + 1:], hidden
+    return hands, hidden[:seat] + (hidden[seat] - 1,) + hidden[seat + 1:]
 
 
 def check_card(state: State, seat: int, card: int) -> None:
