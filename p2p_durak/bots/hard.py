@@ -64,21 +64,21 @@ class HardBot(MemoryBot):
         start = self.clock()
         # the search must stop a little early: deciding also costs sampling and bookkeeping
         deadline = start + self.budget * 0.92
-        self.last, self.last_solved = None, None
+        self.last, self.last_rollout, self.last_solved = None, None, None
         known = self.known_deal(view)
         if known is not None:
             solved = self._solve(known, options, start + self.budget * self.endgame_share)
             if solved is not None:
                 return solved
         knowledge = self.memory
-        self.last_rollout = None
         if self.search == "rollout":
             default = heuristic_action(view, self.seat, options, knowledge.possible(view),
                                        PLAYOUT_STYLE)
             rolled = rollout_search(self.seat, options, default,
                                     lambda rng: determinize(view, knowledge, rng), self.rng,
                                     deadline=deadline, max_iterations=self.iterations,
-                                    style=PLAYOUT_STYLE, z=self.z, clock=self.clock)
+                                    style=PLAYOUT_STYLE, z=self.z, clock=self.clock,
+                                    exact=known is not None)
             self.last_rollout = rolled
             return rolled.action
         result = ismcts(view, self.seat, options, lambda rng: determinize(view, knowledge, rng),

@@ -37,7 +37,12 @@ def rollout_search(seat: int, options: tuple[Action, ...], default: Action,
                    sample: Callable[[random.Random], State], rng: random.Random, *,
                    deadline: float, max_iterations: int, style: Style, z: float = 1.0,
                    prune_every: int = 8, prune_z: float = 3.0,
-                   clock: Callable[[], float] = time.perf_counter) -> RolloutResult:
+                   clock: Callable[[], float] = time.perf_counter,
+                   exact: bool = False) -> RolloutResult:
+    """Search until `deadline` (by `clock`) or `max_iterations` deals. `exact`: the deal is
+    known (every sample is the same), so one pass suffices and its differences are exact."""
+    if exact:
+        max_iterations = 1
     alive = list(options)
     if default not in alive:
         raise ValueError("the default must be one of the options")
@@ -72,7 +77,7 @@ def rollout_search(seat: int, options: tuple[Action, ...], default: Action,
     advantage = {a: diff_sum[a] / counts[a] for a in options if counts[a]}
     stderr = {a: _stderr(diff_sum[a], diff_sq[a], counts[a]) for a in options if counts[a]}
     best = max(alive, key=lambda a: (advantage[a], a == default))
-    if best != default and advantage[best] <= z * stderr[best]:
+    if best != default and not exact and advantage[best] <= z * stderr[best]:
         best = default
     return RolloutResult(best, deals, playouts, means, advantage, stderr)
 
