@@ -21,6 +21,7 @@ import trio
 
 from p2p_durak import engine as eng
 from p2p_durak.bots.levels import make_bot
+from p2p_durak.node import offload
 from p2p_durak.node.bot_feed import BotFeed
 from p2p_durak.node.lobby import GameStart, TableConfig
 from p2p_durak.node.mesh import Connected, Disconnected, Mesh, MeshEvent, Received
@@ -259,7 +260,7 @@ class GameRunner:
         loop (an fsync costs milliseconds; a killed process loses nothing either way)."""
         while True:
             await trio.sleep(SYNC_SECONDS)
-            await trio.to_thread.run_sync(self.journal.sync)
+            await offload.run_sync(self.journal.sync)
 
     async def _core(self) -> None:
         await self._after_commit()

@@ -44,8 +44,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from types import TracebackType
 
-import trio
-
+from p2p_durak.node import offload
 from p2p_durak.node.paths import fsync_dir
 
 if sys.platform != "win32":
@@ -400,11 +399,11 @@ def read_file(path: StrPath) -> bytes:
 
 async def atomic_write_async(path: StrPath, data: bytes, *, mode: int = FILE_MODE) -> None:
     """:func:`atomic_write` in a worker thread; once started it completes even if cancelled."""
-    await trio.to_thread.run_sync(lambda: atomic_write(path, data, mode=mode))
+    await offload.run_sync(lambda: atomic_write(path, data, mode=mode))
 
 
 async def read_file_async(path: StrPath) -> bytes:
-    return await trio.to_thread.run_sync(read_file, path)
+    return await offload.run_sync(lambda: read_file(path))
 
 
 class AsyncJournal:
@@ -419,20 +418,20 @@ class AsyncJournal:
 
     @classmethod
     async def open(cls, path: StrPath, *, create: bool = True) -> AsyncJournal:
-        journal = await trio.to_thread.run_sync(lambda: Journal.open(path, create=create))
+        journal = await offload.run_sync(lambda: Journal.open(path, create=create))
         return cls(journal)
 
     def __len__(self) -> int:
         return len(self.journal)
 
     async def append(self, record: bytes) -> None:
-        await trio.to_thread.run_sync(self.journal.append, record)
+        await offload.run_sync(lambda: self.journal.append(record))
 
     async def records(self) -> list[bytes]:
-        return await trio.to_thread.run_sync(lambda: list(self.journal.records()))
+        return await offload.run_sync(lambda: list(self.journal.records()))
 
     async def aclose(self) -> None:
-        await trio.to_thread.run_sync(self.journal.close)
+        await offload.run_sync(self.journal.close)
 
     async def __aenter__(self) -> AsyncJournal:
         return self

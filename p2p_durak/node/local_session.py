@@ -52,6 +52,7 @@ from p2p_durak.engine import events as E
 from p2p_durak.engine.actions import PASS
 from p2p_durak.engine.presets import DEFAULT_PRESET
 from p2p_durak.engine.state import DEAL, REVEAL_TRUMP
+from p2p_durak.node import offload
 from p2p_durak.node.api import LogLine, SeatInfo, TableSnapshot
 
 TIMER_POLICIES = ("bot", "lose")
@@ -289,7 +290,7 @@ class LocalSession:
         """The bot's move; a searching bot thinks on a thread so the UI stays responsive
         (callers hold the lock, so nothing feeds the bot meanwhile)."""
         if bot.level == "hard":
-            return await trio.to_thread.run_sync(bot.choose)
+            return await offload.run_sync(bot.choose)
         return bot.choose()
 
     async def _human_turn(self, changed: trio.Event) -> None:

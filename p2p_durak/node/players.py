@@ -10,10 +10,9 @@ from __future__ import annotations
 
 import random
 
-import trio
-
 from p2p_durak.bots.base import Bot
 from p2p_durak.bots.levels import make_bot
+from p2p_durak.node import offload
 from p2p_durak.node.bot_feed import BotFeed
 from p2p_durak.node.game import GameRunner, Player, Turn
 from p2p_durak.protocol.table import TableEvent, TableMachine
@@ -44,7 +43,7 @@ class BotPlayer(Player):
     async def turn(self, turn: Turn, runner: GameRunner) -> None:
         bot = self.bot
         assert bot is not None
-        action = await trio.to_thread.run_sync(bot.choose)
+        action = await offload.run_sync(bot.choose)
         await runner.move(turn.seq, action)
 
     async def finished(self, table: TableMachine, diagnosis: str | None) -> None:

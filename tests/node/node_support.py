@@ -17,6 +17,8 @@ from p2p_durak.node.node import Node
 from p2p_durak.node.transport import Endpoint
 from p2p_durak.protocol.identity import Identity
 
+GAME_LIMIT_SECONDS = 3 * 3600  # virtual: far beyond any honest game, timers and grace included
+
 
 def make_nodes(network: MemoryNetwork, home: Path, n: int, seed: int = 0) -> list[Node]:
     return [Node(Identity.from_seed(f"p{i}".encode().ljust(32, b"_")), f"p{i}", home / f"p{i}",
@@ -49,12 +51,15 @@ async def play_table(home: Path, players: Sequence[Player], preset: str = "app_p
     network = network or MemoryNetwork()
     nodes = make_nodes(network, home, len(players), seed)
     config = TableConfig("test table", preset, get_preset(preset).rules, len(players))
-    async with trio.open_nursery() as nursery:
-        for node in nodes:
-            await nursery.start(node.serve)
-        starts = await seat_everyone(nodes, config)
-        async with trio.open_nursery() as games:
-            for node, start, player in zip(nodes, starts, players, strict=True):
-                games.start_soon(node.play, start, player)
-        nursery.cancel_scope.cancel()
+    # A game that stalls fails here in virtual time instead of idling forever (its timers keep
+    # the autojump clock running, so only a bound ends it).
+    with trio.fail_after(GAME_LIMIT_SECONDS):
+        async with trio.open_nursery() as nursery:
+            for node in nodes:
+                await nursery.start(node.serve)
+            starts = await seat_everyone(nodes, config)
+            async with trio.open_nursery() as games:
+                for node, start, player in zip(nodes, starts, players, strict=True):
+                    games.start_soon(node.play, start, player)
+            nursery.cancel_scope.cancel()
     return nodes
