@@ -552,6 +552,16 @@ class TableMachine:
                 if before.game.rules.trump_change == "hidden_second":
                     self.hidden_slot = self.stock_slots.pop(0)
             return []
+        if isinstance(ev, E.TrumpSwapped):
+            # козырной: the bout's last card (open on the table) goes under the stock and the
+            # old trump card (open since its reveal) joins the table on its way to the discard;
+            # both are public, so no deck step is needed
+            slot = next(s for s in self.table_slots if self.deck.slots[s].card == ev.card)
+            self.table_slots.remove(slot)
+            self.table_slots.append(self.stock_slots.pop())
+            self.stock_slots.append(slot)
+            self.trump_slot = slot
+            return []
         if isinstance(ev, E.Drew):
             slots, self.stock_slots = self.stock_slots[:ev.n], self.stock_slots[ev.n:]
             self.hand_slots[ev.seat] += slots

@@ -457,10 +457,11 @@ def do_beat(state: State, seat: int, card: int, target: int, ev: EventSink) -> S
     if ev is not None:
         ev.append(E.Beat(seat, card, state.table[target]))
     covers = state.covers
+    t = state.game.tables
     return _settle(state, state.phase, hands, hidden, state.table,
                    covers[:target] + (card,) + covers[target + 1:], state.table_by,
-                   state.defender, state.taking, 0, state.shown,
-                   state.table_ranks | state.game.tables.throwable[card], ev)
+                   state.defender, state.taking, 0, (1 << card) if t.swap_trump else state.shown,
+                   state.table_ranks | t.throwable[card], ev)
 
 
 def do_take(state: State, ev: EventSink) -> State:
@@ -523,17 +524,39 @@ def _end_bout(state: State, hands: tuple[int, ...], hidden: tuple[int, ...],
               defender: int, took: bool, ev: EventSink) -> State:
     game = state.game
     new_hands, new_hidden = list(hands), list(hidden)
+    stock, trump, trump_card = state.stock, state.trump, state.trump_card
+    if game.tables.swap_trump and not took:
+        stock, covers, trump, trump_card = swap_trump(game.suit, stock, covers, state.shown,
+                                                      trump, trump_card, ev)
     phase, stock, out, finish, discard, result, attacker, defender = close_bout(
-        game.tables, game.rank, new_hands, new_hidden, state.stock, table, covers, table_by,
+        game.tables, game.rank, new_hands, new_hidden, stock, table, covers, table_by,
         state.attacker, defender, took, state.out, state.finish, state.discard, state.bout,
         state.hidden_trump, ev)
     actors = _NO_ACTORS if phase == OVER else (
         game.tables.solo[attacker] if phase == PHASE_LEAD else (CHANCE,))
     s: State = tuple.__new__(State, (
-        game, phase, tuple(new_hands), tuple(new_hidden), stock, state.trump, state.trump_card,
+        game, phase, tuple(new_hands), tuple(new_hidden), stock, trump, trump_card,
         state.hidden_trump, state.reveal_card, (), (), (), attacker, defender, False, 0, 0, out,
         finish, discard, state.bout + 1, state.claims, state.lot_among, result, actors, 0))
     return s
+
+
+def swap_trump(suit: tuple[int, ...], stock: tuple[int, ...], covers: tuple[int, ...],
+               last: int, trump: int, trump_card: int, ev: EventSink) -> tuple[
+                   tuple[int, ...], tuple[int, ...], int, int]:
+    """козырной, a defended bout: «последняя карта с отбоя меняется с козырной картой, которая
+    лежит под колодой». `last` is the mask of the bout's last card (its last beat); it goes
+    under the stock as the new trump card and the old one takes its place in the discard.
+    No swap once the trump card has been drawn. Returns the stock, the covers, the trump suit
+    and the trump card."""
+    if not stock or stock[-1] != trump_card or trump_card < 0 or not last:
+        return stock, covers, trump, trump_card
+    card = last.bit_length() - 1
+    index = covers.index(card)
+    if ev is not None:
+        ev.append(E.TrumpSwapped(card, trump_card, suit[card]))
+    return (stock[:-1] + (card,), covers[:index] + (trump_card,) + covers[index + 1:],
+            suit[card], card)
 
 
 def close_bout(t: GameTables, rank: tuple[int, ...], hands: list[int], hidden: list[int],

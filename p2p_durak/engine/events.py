@@ -20,6 +20,15 @@ class HiddenTrumpRevealed(NamedTuple):
     suit: int
 
 
+class TrumpSwapped(NamedTuple):
+    """козырной: the bout's last card went under the stock as the new trump card; the old
+    trump card went to the discard."""
+
+    card: int
+    old_card: int
+    suit: int
+
+
 class Claimed(NamedTuple):
     seat: int
     card: int  # -1: "no trump"
@@ -92,9 +101,9 @@ class GameOver(NamedTuple):
     pogony: int
 
 
-Event = (Dealt | TrumpRevealed | HiddenTrumpRevealed | Claimed | FirstAttacker | BoutStarted
-         | Led | ThrewIn | Beat | Transferred | TakeDeclared | Passed | Discarded | Took | Drew
-         | PlayerOut | GameOver)
+Event = (Dealt | TrumpRevealed | HiddenTrumpRevealed | TrumpSwapped | Claimed | FirstAttacker
+         | BoutStarted | Led | ThrewIn | Beat | Transferred | TakeDeclared | Passed | Discarded
+         | Took | Drew | PlayerOut | GameOver)
 
 EventSink = list[Event] | None
 """Where transitions append their events; None when the caller (a simulation) wants none."""

@@ -25,6 +25,7 @@ from p2p_durak.engine.bout import (
     lead_actions,
     lead_cap,
     lead_throwable,
+    swap_trump,
     thrower_options,
 )
 from p2p_durak.engine.core import chance_outcome, legal_actions, step_any
@@ -91,7 +92,8 @@ class _Board:
 
     __slots__ = ("actors", "attacker", "bout", "covers", "defender", "discard", "finish",
                  "hands", "origin", "out", "passed", "phase", "rank", "ranks", "result",
-                 "shown", "stock", "t", "table", "table_by", "taking", "uncovered", "zeros")
+                 "shown", "stock", "t", "table", "table_by", "taking", "trump", "trump_card",
+                 "uncovered", "zeros")
 
     def __init__(self, state: State) -> None:
         self.origin: State = state
@@ -117,11 +119,14 @@ class _Board:
         self.ranks: int = state.table_ranks
         self.actors: tuple[int, ...] = state.actors
         self.result: Result | None = state.result
+        self.trump: int = state.trump  # козырной changes it between bouts
+        self.trump_card: int = state.trump_card
 
     def to_state(self) -> State:
         s = self.origin
         state: State = tuple.__new__(State, (
-            s.game, self.phase, tuple(self.hands), s.hidden, self.stock, s.trump, s.trump_card,
+            s.game, self.phase, tuple(self.hands), s.hidden, self.stock, self.trump,
+            self.trump_card,
             s.hidden_trump, s.reveal_card, tuple(self.table), tuple(self.covers),
             tuple(self.table_by), self.attacker, self.defender, self.taking, self.passed,
             self.shown, self.out, self.finish, self.discard, self.bout, s.claims, s.lot_among,
@@ -131,7 +136,6 @@ class _Board:
     def play(self, x: int, log: list[Action] | None) -> int:
         """Random moves while the game is in its bouts; the generator state after them."""
         t = self.t
-        trump = self.origin.trump
         while True:
             phase = self.phase
             if phase != BOUT and phase != LEAD:
@@ -144,7 +148,7 @@ class _Board:
                 seat = actors[x % len(actors)]
             if phase == BOUT:
                 if seat == self.defender:
-                    options = defender_options(t, seat, self.hands[seat], trump, self.table,
+                    options = defender_options(t, seat, self.hands[seat], self.trump, self.table,
                                                self.covers, self.out, self.shown, self.bout,
                                                self.hands, self.zeros)
                     x = next_state(x)
@@ -202,6 +206,8 @@ class _Board:
         self.uncovered -= 1
         self.passed = 0
         self.ranks |= self.t.throwable[card]
+        if self.t.swap_trump:
+            self.shown = 1 << card
 
     def transfer(self, seat: int, card: int, showing: bool) -> None:
         if showing:
@@ -229,9 +235,15 @@ class _Board:
         if actors:
             self.actors = actors
             return
+        covers = self.covers
+        if self.t.swap_trump and not self.taking:
+            stock, new_covers, self.trump, self.trump_card = swap_trump(
+                self.origin.game.suit, self.stock, tuple(covers), self.shown, self.trump,
+                self.trump_card, None)
+            self.stock, covers = stock, list(new_covers)
         (self.phase, self.stock, self.out, self.finish, self.discard, self.result,
          self.attacker, self.defender) = close_bout(
-            self.t, self.rank, self.hands, self.zeros, self.stock, self.table, self.covers,
+            self.t, self.rank, self.hands, self.zeros, self.stock, self.table, covers,
             self.table_by, self.attacker, self.defender, self.taking, self.out, self.finish,
             self.discard, self.bout, self.origin.hidden_trump, None)
         self.bout += 1

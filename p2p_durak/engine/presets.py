@@ -184,6 +184,12 @@ _P: list[Preset] = [
            "Козырей нет; бьёт только старшая карта той же масти.",
            _comp(trump_rule="none", beat_rule="same_suit_only",
                  first_attacker_first_game="lowest_card")),
+    Preset("kozyrny", "Дурак козырной", "Trump-swap durak", f"{COMPENDIUM}: «Дурак козырной»",
+           "After every successful defence the bout's last card swaps places with the trump "
+           "card under the stock, and its suit is the new trump; a take changes nothing.",
+           "После каждого отбоя последняя карта кона меняется местами с козырем под колодой, "
+           "и её масть становится новым козырем; если отбивающийся взял, козырь не меняется.",
+           _comp(trump_change="swap_on_defence")),
 ]
 
 
@@ -221,9 +227,6 @@ _P += [
     _pending_preset("zanudny", "Дурак занудный", "Tedious durak",
                     "Every lead must be the highest-ranked card in hand.",
                     lead_restriction="highest_rank_in_hand"),
-    _pending_preset("kozyrny", "Дурак козырной", "Trump-swap durak",
-                    "After each successful defence the last card played becomes the trump card.",
-                    trump_change="swap_on_defence"),
     _pending_preset("korolevsky", "Дурак королевский", "Royal durak",
                     "The lowest rank is beaten only by the same-suit ace or the trump ace.",
                     lowest_rank_only_by_ace="same_suit_or_trump_ace"),

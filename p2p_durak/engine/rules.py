@@ -245,7 +245,7 @@ IMPLEMENTED: dict[str, frozenset[Any]] = {
     "trump_card_drawn": frozenset({True}),
     "trump_when_no_stock": frozenset({"last_dealt_card", "forbid"}),
     "trump_perspective": frozenset({"common"}),
-    "trump_change": frozenset({"none", "hidden_second"}),
+    "trump_change": frozenset({"none", "hidden_second", "swap_on_defence"}),
     "hidden_trump_card": frozenset({"out_of_play"}),
     "fixed_trump_indicator_draw": frozenset({False}),
     "dealer_first_game": frozenset({"lot"}),
@@ -373,6 +373,14 @@ def validate(rules: RuleSet, n_players: int | None = None) -> None:
     if rules.trump_change == "hidden_second" and rules.trump_rule != "turned_under_stock":
         raise RuleError("trump_change", "a hidden second trump lies under a turned trump card",
                         "потайной козырь лежит под открытым козырем")
+    if rules.trump_change == "swap_on_defence" and (rules.trump_rule != "turned_under_stock"
+                                                   or rules.transfer_by_showing != "off"):
+        # козырной: the bout's last card swaps with the turned card under the stock (and the
+        # record of that card shares the field of the shown trumps, so no showing either)
+        raise RuleError("trump_change", "the trump swap needs a turned trump card under the "
+                        "stock and no transfer by showing",
+                        "замена козыря требует открытого козыря под колодой и перевода без "
+                        "показа")
     if rules.throw_in_by == "opponents_of_defender" and rules.teams == "none":
         raise RuleError("throw_in_by", "'opponents of the defender' needs teams",
                         "«только соперники» имеет смысл только в командной игре")

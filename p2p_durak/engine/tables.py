@@ -55,8 +55,9 @@ class GameTables:
                  "deal_action", "first_limit", "hand_size", "higher_same", "later_limit",
                  "lead_cap", "lead_combos", "lead_single", "n_cards", "n_players", "no_trump",
                  "order", "pair", "pass_", "pogony_max", "pogony_sixes", "refill",
-                 "refill_order", "same_rank", "show", "show_forward", "solo", "take", "team",
-                 "team_last", "throw", "throw_by", "throw_in", "throw_suit", "throwable",
+                 "refill_order", "same_rank", "show", "show_forward", "solo", "swap_trump",
+                 "take", "team", "team_last", "throw", "throw_by", "throw_in", "throw_suit",
+                 "throwable",
                  "transfer", "transfer_any", "transfer_capacity", "transfer_next_opponent",
                  "transfer_on", "trumps")
 
@@ -102,6 +103,9 @@ class GameTables:
         self.transfer_next_opponent: bool = rules.transfer_target == "next_active_opponent"
         self.transfer_capacity: bool = rules.transfer_capacity_check
         self.show_forward: bool = rules.transfer_by_showing == "forward"
+        # козырной: a beat records its card in `shown` (the bout's last card), and a defended
+        # bout swaps it with the trump card under the stock
+        self.swap_trump: bool = rules.trump_change == "swap_on_defence"
         self.attack_next_opponent: bool = rules.attack_target == "next_active_opponent"
         self.hand_size: int = rules.hand_size
         self.refill: int = _REFILL[rules.refill_rule]

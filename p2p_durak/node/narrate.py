@@ -76,6 +76,9 @@ class Narrator:
         if isinstance(ev, E.HiddenTrumpRevealed):
             return _t(lang, f"the hidden trump is {self.card(ev.card)}: new trump",
                       f"потайной козырь {self.card(ev.card)} — новый козырь")
+        if isinstance(ev, E.TrumpSwapped):
+            return _t(lang, f"{self.card(ev.card)} swaps with {self.card(ev.old_card)}: new trump",
+                      f"{self.card(ev.card)} меняется с {self.card(ev.old_card)} — новый козырь")
         if isinstance(ev, E.Claimed):
             if ev.card < 0:
                 return _t(lang, f"{who(ev.seat)}: no trump", f"{who(ev.seat)}: козырей нет")

@@ -9,6 +9,7 @@ import test_variants_base_rules
 import test_variants_beskozyrny
 import test_variants_chukotsky
 import test_variants_korolevsky
+import test_variants_kozyrny
 import test_variants_navalenny
 import test_variants_parnomastny
 import test_variants_perevodnoy_2
@@ -17,7 +18,7 @@ import test_variants_pustoy
 MODULES = (test_variants_perevodnoy_2, test_variants_parnomastny, test_variants_korolevsky,
            test_variants_pustoy, test_variants_arifm_progressiya, test_variants_navalenny,
            test_variants_chukotsky, test_variants_beskozyrny,
-           test_variants_base_rules)
+           test_variants_base_rules, test_variants_kozyrny)
 CITED = [quote for module in MODULES for quote in citations._cited(module)]
 
 

@@ -17,7 +17,7 @@ VARIANTS = [("perevodnoy_2", 2), ("perevodnoy_2", 3), ("parnomastny", 3), ("koro
             ("pustoy", 3), ("arifm_progressiya", 2), ("arifm_progressiya", 4),
             ("navalenny", 2), ("navalenny", 3), ("navalenny", 5), ("chukotsky", 2),
             ("chukotsky", 6),
-            ("beskozyrny", 2), ("beskozyrny", 4)]
+            ("beskozyrny", 2), ("beskozyrny", 4), ("kozyrny", 2), ("kozyrny", 4)]
 
 
 @pytest.mark.parametrize(("preset", "n"), VARIANTS)
@@ -33,7 +33,8 @@ def test_whole_game_agrees_and_audits_clean(preset: str, n: int) -> None:
 
 @pytest.mark.parametrize(("preset", "base", "n"), [("korolevsky", "perevodnoy", 3),
                                                    ("chukotsky", "prostoy", 2),
-                                                   ("perevodnoy_2", "prostoy", 3)])
+                                                   ("perevodnoy_2", "prostoy", 3),
+                                                   ("kozyrny", "perevodnoy", 3)])
 def test_a_base_rules_choice_agrees_and_audits_clean(preset: str, base: str, n: int) -> None:
     rules = with_base_rules(preset, base)
     game_id = (n + 60).to_bytes(16, "big")
@@ -71,3 +72,21 @@ def test_a_false_lowest_card_claim_is_named_by_the_audit() -> None:
     highest = max(held, key=lambda c: (game.rank[c], c))
     m.claims[0] = replace(claim, card=highest)
     assert check(cards) == AuditFinished(((claim.seat, "showed a card that was not the lowest"),))
+
+
+def test_kozyrny_swaps_the_trump_slot_and_every_draw_agrees() -> None:
+    """козырной over the deck: the swapped-in card and the old trump card are both open, so the
+    swap moves slots without a deck step; whoever draws the new trump card under the stock
+    gets that slot, and every machine agrees to the audit."""
+    from p2p_durak.engine import events as E
+    from p2p_durak.protocol.table import Moved
+
+    machines = _table(2, "kozyrny", seed=42)
+    _run(machines, seed=42)
+    swaps = [ev for m_ev in machines[0].history if isinstance(m_ev, Moved)
+             for ev in m_ev.events if isinstance(ev, E.TrumpSwapped)]
+    assert swaps, "no defended bout swapped the trump in this game"
+    m = machines[0]
+    assert m.deck.slots[m.trump_slot].card == swaps[-1].card
+    for machine in machines:
+        assert machine.audit == AuditFinished(())
