@@ -66,7 +66,9 @@ def heuristic_action(state: State, seat: int, options: Sequence[Action] | None =
     if phase == PHASE_LEAD:
         action = _lead(state, seat, possible, style)
     elif phase == BOUT:
-        if seat == state.defender:
+        if seat == state.defender and UNKNOWN not in state.covers and not state.taking:
+            action = _self_throw(state, seat)  # американский: everything is beaten
+        elif seat == state.defender:
             action = _defend(state, seat, options, possible, style)
         else:
             action = _throw(state, seat, possible, style)
@@ -219,6 +221,27 @@ def _throw(state: State, seat: int, possible: Sequence[int] | None, style: Style
             score -= 20.0
         if ok and score < best_score:
             best, best_score = card, score
+    if best >= 0:
+        return Action(THROW, seat, (best,))
+    return Action(PASS, seat)
+
+
+def _self_throw(state: State, seat: int) -> Action:
+    """The defender who has beaten everything (американский): throw in to himself the
+    cheapest table-rank card he can beat with a plain card (any card once the stock is gone),
+    shedding two cards; else pass."""
+    game = state.game
+    values = card_values(game, state.trump)
+    beaters = game.beaters(state.trump)
+    hand = state.hands[seat]
+    plain = ~trump_mask(game, state.trump) if state.stock else -1
+    best, best_cost = -1, float("inf")
+    for card in bits(hand & state.table_ranks):
+        can = hand & ~(1 << card) & beaters[card] & plain
+        if can:
+            cost = values[card] + values[cheapest(can, values)]
+            if cost < best_cost:
+                best, best_cost = card, cost
     if best >= 0:
         return Action(THROW, seat, (best,))
     return Action(PASS, seat)

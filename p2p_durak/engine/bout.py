@@ -76,6 +76,11 @@ def bout_actors_of(t: GameTables, holding: int, defender_size: int, n_table: int
             t.cap and uncovered >= defender_size):
         return t.solo[defender] if defends else _NO_ACTORS
     candidates = holding & ~(out | passed | (1 << defender))
+    if (t.self_throw and not uncovered and not taking and defender_size > 1
+            and not (passed >> defender) & 1):
+        # американский: everything is beaten, so the defender may throw in to himself (he
+        # keeps a card to beat it with); he takes his turn in the clockwise cycle
+        candidates |= 1 << defender
     if not candidates:
         return t.solo[defender] if defends else _NO_ACTORS
     by = t.throw_by
@@ -89,7 +94,7 @@ def bout_actors_of(t: GameTables, holding: int, defender_size: int, n_table: int
     for seat in t.order[attacker]:
         if not (candidates >> seat) & 1:
             continue
-        if by:
+        if by and seat != defender:
             if by == BY_OPPONENTS:
                 if team[seat] == team[defender]:
                     continue
@@ -341,7 +346,9 @@ def on_lead(state: State, action: Action, ev: EventSink) -> State:
 
 def on_throw(state: State, action: Action, ev: EventSink) -> State:
     seat = action.seat
-    if seat == state.defender or seat not in state.actors:
+    # the defender is an actor here only to defend, or (американский) to throw in to himself
+    # once everything is beaten
+    if seat not in state.actors or (seat == state.defender and UNKNOWN in state.covers):
         raise IllegalAction(Reason.THROW_IN_NOT_ALLOWED if not (state.passed >> seat) & 1
                             else Reason.ALREADY_PASSED)
     if len(action.cards) != 1:
@@ -387,7 +394,7 @@ def on_pass(state: State, action: Action, ev: EventSink) -> State:
     seat = action.seat
     if (state.passed >> seat) & 1:
         raise IllegalAction(Reason.ALREADY_PASSED)
-    if seat == state.defender or seat not in state.actors:
+    if seat not in state.actors or (seat == state.defender and UNKNOWN in state.covers):
         raise IllegalAction(Reason.NOT_YOUR_TURN)
     return do_pass(state, seat, ev)
 

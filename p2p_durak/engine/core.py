@@ -89,6 +89,8 @@ def legal_actions(state: State, seat: int) -> tuple[Action, ...]:
         if seat == state.defender:
             if not state.taking and UNKNOWN in state.covers:
                 return tuple(defender_actions(state))
+            if seat in state.actors:  # американский: throwing in to himself
+                return tuple(thrower_actions(state, seat))
             return ()
         if seat in state.actors:
             return tuple(thrower_actions(state, seat))

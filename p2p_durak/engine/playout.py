@@ -147,7 +147,8 @@ class _Board:
                 x = next_state(x)
                 seat = actors[x % len(actors)]
             if phase == BOUT:
-                if seat == self.defender:
+                # the defender acts as a thrower once everything is beaten (американский)
+                if seat == self.defender and self.uncovered:
                     options = defender_options(t, seat, self.hands[seat], self.trump, self.table,
                                                self.covers, self.out, self.shown, self.bout,
                                                self.hands, self.zeros)

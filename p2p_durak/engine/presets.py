@@ -190,6 +190,17 @@ _P: list[Preset] = [
            "После каждого отбоя последняя карта кона меняется местами с козырем под колодой, "
            "и её масть становится новым козырем; если отбивающийся взял, козырь не меняется.",
            _comp(trump_change="swap_on_defence")),
+    Preset("amerikansky", "Дурак американский", "American durak",
+           f"{COMPENDIUM}: «Дурак американский»",
+           "Throw-in durak in which the defender, once every card on the table is beaten, may "
+           "throw in to himself a card of a rank on the table (his own beating cards too) and "
+           "must then beat it; the others may then throw in again. The bout ends when nobody, "
+           "the defender included, adds a card.",
+           "Подкидной, в котором отбившийся от всех карт на столе может подкинуть самому себе "
+           "карту того же достоинства, что лежат на столе (и своих отбивающих), и должен её "
+           "отбить; после этого остальные снова могут подкидывать. Кон кончается, когда никто, "
+           "в том числе отбивающийся, больше не подкидывает.",
+           _comp(self_throw_in="after_all_beaten")),
 ]
 
 
@@ -205,9 +216,6 @@ _P += [
     _pending_preset("albansky", "Дурак албанский", "Albanian durak",
                     "Deck pre-sorted, aces on top, before dealing.",
                     deck_presort="rank_desc", shuffle="within_rank"),
-    _pending_preset("amerikansky", "Дурак американский", "American durak",
-                    "After beating everything the defender may throw in to himself.",
-                    self_throw_in="after_all_beaten"),
     _pending_preset("armyansky_1", "Дурак армянский", "Armenian durak",
                     "The attacker may lead the unseen top stock card.", lead_from_stock=True),
     _pending_preset("bolshoy", "Дурак большой", "Big durak",

@@ -270,7 +270,7 @@ IMPLEMENTED: dict[str, frozenset[Any]] = {
     "throw_in_order": frozenset({"lead_attacker_then_clockwise"}),
     "throw_in_cards_per_action": frozenset({"1"}),
     "throw_in_pass_final": frozenset({False}),
-    "self_throw_in": frozenset({"off"}),
+    "self_throw_in": frozenset({"off", "after_all_beaten"}),
     "over_limit_policy": frozenset({"hard_cap"}),
     "beat_rule": frozenset({"standard", "same_suit_only"}),
     "lowest_rank_only_by_ace": frozenset({"off", "same_suit_or_trump_ace"}),
@@ -406,6 +406,9 @@ def validate(rules: RuleSet, n_players: int | None = None) -> None:
         raise RuleError("trump_rule", "the last dealt card is trump only when the whole deck "
                         "is dealt", "последняя сданная карта — козырь, только когда сдаётся "
                         "вся колода")
+    if rules.self_throw_in == "after_all_beaten" and not rules.throw_in:
+        raise RuleError("self_throw_in", "throwing in to oneself needs throw-ins",
+                        "подкидывать самому себе можно только в подкидном")
     if n_players is not None:
         validate_players(rules, n_players)
 

@@ -55,11 +55,10 @@ class GameTables:
                  "deal_action", "first_limit", "hand_size", "higher_same", "later_limit",
                  "lead_cap", "lead_combos", "lead_single", "n_cards", "n_players", "no_trump",
                  "order", "pair", "pass_", "pogony_max", "pogony_sixes", "refill",
-                 "refill_order", "same_rank", "show", "show_forward", "solo", "swap_trump",
-                 "take", "team", "team_last", "throw", "throw_by", "throw_in", "throw_suit",
-                 "throwable",
-                 "transfer", "transfer_any", "transfer_capacity", "transfer_next_opponent",
-                 "transfer_on", "trumps")
+                 "refill_order", "same_rank", "self_throw", "show", "show_forward", "solo",
+                 "swap_trump", "take", "team", "team_last", "throw", "throw_by", "throw_in",
+                 "throw_suit", "throwable", "transfer", "transfer_any", "transfer_capacity",
+                 "transfer_next_opponent", "transfer_on", "trumps")
 
     def __init__(self, rules: RuleSet, n_players: int, suit: tuple[int, ...],
                  rank: tuple[int, ...], rank_mask: dict[int, int], suit_mask: tuple[int, ...],
@@ -90,6 +89,8 @@ class GameTables:
         self.after_take: bool = rules.throw_in_after_take
         self.after_beat: bool = rules.throw_in_timing == "after_beat"
         self.throw_by: int = _BY[rules.throw_in_by]
+        # американский: once everything is beaten the defender may throw in to himself
+        self.self_throw: bool = rules.self_throw_in == "after_all_beaten"
         self.cap: bool = rules.defender_hand_cap
         first, later = rules.first_bout_attack_limit, rules.bout_attack_limit
         self.first_limit: int = NO_LIMIT if first is None else first

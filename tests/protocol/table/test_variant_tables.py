@@ -17,7 +17,8 @@ VARIANTS = [("perevodnoy_2", 2), ("perevodnoy_2", 3), ("parnomastny", 3), ("koro
             ("pustoy", 3), ("arifm_progressiya", 2), ("arifm_progressiya", 4),
             ("navalenny", 2), ("navalenny", 3), ("navalenny", 5), ("chukotsky", 2),
             ("chukotsky", 6),
-            ("beskozyrny", 2), ("beskozyrny", 4), ("kozyrny", 2), ("kozyrny", 4)]
+            ("beskozyrny", 2), ("beskozyrny", 4), ("kozyrny", 2), ("kozyrny", 4),
+            ("amerikansky", 2), ("amerikansky", 4)]
 
 
 @pytest.mark.parametrize(("preset", "n"), VARIANTS)

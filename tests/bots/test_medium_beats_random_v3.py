@@ -1,0 +1,30 @@
+"""The medium bot beats the random one at the variants of this batch (a seeded two-player
+arena per preset; the durak of the result is each variant's own loser)."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from bot_support import game_for, play
+
+from p2p_durak.bots.levels import MediumBot, RandomBot
+
+GAMES = 40
+
+
+@pytest.mark.parametrize("preset_id", ["amerikansky"])
+def test_medium_beats_random(preset_id: str) -> None:
+    wins = decided = 0
+    for g in range(GAMES):
+        game = game_for(preset_id, 2, g)
+        medium_seat = g % 2
+        bots = [MediumBot(s, random.Random(g * 2 + s)) if s == medium_seat
+                else RandomBot(s, random.Random(g * 2 + s)) for s in range(2)]
+        result = play(game, bots, seed=3000 + g).final.result
+        assert result is not None
+        if not result.draw:
+            decided += 1
+            wins += medium_seat not in result.durak
+    assert decided >= GAMES * 3 // 4
+    assert wins >= 0.75 * decided
