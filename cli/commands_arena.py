@@ -36,7 +36,7 @@ def add_arena_parser(subparsers: Any) -> argparse.ArgumentParser:
     parser.add_argument("--budget", type=float, default=1.0,
                         help="seconds per decision of the hard bot (default: 1.0)")
     parser.add_argument("--clock", choices=("cpu", "wall"), default="cpu",
-                        help="what the hard bot's budget measures: its process's CPU time "
+                        help="what the hard bot's budget measures: the CPU time of its thread "
                              "(default; one core's worth whatever else the machine runs) or "
                              "wall time")
     parser.add_argument("--iterations", type=_positive, default=None,

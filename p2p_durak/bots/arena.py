@@ -42,7 +42,7 @@ class GameRecord:
     aborted: bool
     seat_actions: int
     decision_times: dict[str, list[float]]  # level -> wall seconds per decision with a choice
-    decision_cpu: dict[str, list[float]]  # level -> CPU seconds of the same decisions
+    decision_cpu: dict[str, list[float]]  # level -> thread CPU seconds of the same
 
 
 def play_spec(spec: GameSpec) -> GameRecord:

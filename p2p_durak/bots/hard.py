@@ -29,9 +29,10 @@ DEFAULT_BUDGET = 1.0
 
 PLAYOUT_STYLE = STRONG
 
-CLOCKS = {"wall": time.perf_counter, "cpu": time.process_time}
-"""What the budget measures: wall time (play), or this process's CPU time (the arena on a
-busy machine: "one second of one core" whatever else runs)."""
+CLOCKS = {"wall": time.perf_counter, "cpu": time.thread_time}
+"""What the budget measures: wall time (play), or the CPU time of the thread that decides
+(the arena on a busy machine: "one second of one core" whatever else runs; a thread's time,
+so a node's event loop running beside a bot thread is not charged to the bot)."""
 
 
 class HardBot(MemoryBot):

@@ -51,7 +51,7 @@ class LocalTable:
         self.bots = list(bots)
         self.rng = rng
         self.log: list[Action] = []
-        # called with (seat, wall seconds, CPU seconds) after every bot decision that weighed
+        # called with (seat, wall seconds, thread CPU seconds) after every bot decision that weighed
         # several options
         self.on_decision: Callable[[int, float, float], None] | None = None
         for seat, bot in enumerate(self.bots):
@@ -74,10 +74,10 @@ class LocalTable:
                 action = options[self.rng.randrange(len(options))]
             return action
         bot = self.bots[seat]
-        start, start_cpu = time.perf_counter(), time.process_time()
+        start, start_cpu = time.perf_counter(), time.thread_time()
         action = bot.choose()
         if self.on_decision is not None and bot.deliberated:
-            self.on_decision(seat, time.perf_counter() - start, time.process_time() - start_cpu)
+            self.on_decision(seat, time.perf_counter() - start, time.thread_time() - start_cpu)
         return action
 
     def commit(self, action: Action) -> None:
