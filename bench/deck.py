@@ -42,6 +42,8 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from machine import cpu_model
+
 from p2p_durak.protocol.mental import group as g
 from p2p_durak.protocol.mental.deck import DeckParty
 from p2p_durak.protocol.mental.elgamal import CardCodec, remask
@@ -275,18 +277,10 @@ def sra_count(n_seats: int, n_cards: int) -> int:
 
 
 def machine() -> dict[str, str]:
-    cpu = "unknown"
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                cpu = line.split(":", 1)[1].strip()
-                break
-    except OSError:
-        pass
     import rbcl
 
     return {
-        "cpu": cpu,
+        "cpu": cpu_model(),
         "nproc": str(os.cpu_count()),
         "python": platform.python_version(),
         "rbcl": getattr(rbcl, "__version__", "1.1.x"),

@@ -33,6 +33,8 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
+from machine import cpu_model, pin_to_one_core
+
 ROOT = Path(__file__).resolve().parent.parent
 PRESET = "app_podkidnoy"
 PLAYER_COUNTS = (2, 4, 6)
@@ -123,22 +125,6 @@ def baseline_engine(commit: str, workdir: Path) -> tuple[ModuleType, ModuleType]
     sys.path.insert(0, str(workdir))
     return (importlib.import_module("baseline_engine"),
             importlib.import_module("baseline_engine.presets"))
-
-
-def cpu_model() -> str:
-    try:
-        with open("/proc/cpuinfo", encoding="utf-8") as info:
-            for line in info:
-                if line.startswith("model name"):
-                    return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return platform.processor() or "unknown"
-
-
-def pin_to_one_core() -> None:
-    if hasattr(os, "sched_setaffinity") and hasattr(os, "sched_getaffinity"):
-        os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})
 
 
 def report(label: str, figures: dict[str, float]) -> None:
