@@ -30,7 +30,7 @@ from p2p_durak.engine import (
     step,
 )
 from p2p_durak.engine.actions import pass_
-from p2p_durak.engine.state import BOUT
+from p2p_durak.engine.state import BOUT, LEAD
 
 
 class BotDesync(RuntimeError):
@@ -47,12 +47,14 @@ class Bot:
         self.rng = rng
         self._view: State | None = None
         self.deliberated = False  # whether the last `choose` had to weigh several options
+        self._leads_seen: set[tuple[object, ...]] = set()  # positions of this game's leads
 
     # ---- feeding -------------------------------------------------------------------------
 
     def new_game(self, game: Game) -> None:
         """Start a game: a partial view in which every card is unknown."""
         self._view = new_game(game, None)
+        self._leads_seen = set()
         self.on_new_game(game)
 
     def observe(self, action: Action) -> None:
@@ -99,6 +101,16 @@ class Bot:
             # changes, so passing now is waiting, and throwing after the beat sees more.
             return pass_(self.seat)
         self.deliberated = True
+        if own.phase == LEAD and not own.stock:
+            # Without a stock, bots that all lead what the next seat cannot beat pass the same
+            # cards round the table for ever; a lead from a position this bot has led from
+            # before is drawn at random instead, which breaks the cycle.
+            position = (own.hands[self.seat], tuple(own.hand_size(s)
+                                                     for s in range(own.n_players)),
+                        own.out, own.discard, own.attacker)
+            if position in self._leads_seen:
+                return options[self.rng.randrange(len(options))]
+            self._leads_seen.add(position)
         return self.decide(own, options)
 
     @property

@@ -356,7 +356,8 @@ def on_throw(state: State, action: Action, ev: EventSink) -> State:
     card = action.cards[0]
     check_card(state, seat, card)
     if not (state.table_ranks >> card) & 1:
-        raise IllegalAction(Reason.RANK_NOT_ON_TABLE)
+        raise IllegalAction(Reason.THROW_MUST_BEAT if state.game.tables.throw_beats
+                            else Reason.RANK_NOT_ON_TABLE)
     return do_throw(state, seat, card, ev)
 
 
@@ -442,7 +443,10 @@ def do_lead(state: State, seat: int, cards: tuple[int, ...], ev: EventSink) -> S
 
 
 def lead_throwable(t: GameTables, cards: Sequence[int]) -> int:
-    """The cards a lead lets the others throw in (one rank; parnomastny: and their suits)."""
+    """The cards a lead lets the others throw in (one rank; parnomastny: and their suits;
+    дорожный: none before the first beat)."""
+    if t.throw_beats:
+        return 0
     throwable = t.throwable[cards[0]]
     if t.throw_suit:
         for card in cards:
@@ -465,10 +469,12 @@ def do_beat(state: State, seat: int, card: int, target: int, ev: EventSink) -> S
         ev.append(E.Beat(seat, card, state.table[target]))
     covers = state.covers
     t = state.game.tables
+    ranks = t.beaters[state.trump + 1][card] if t.throw_beats \
+        else state.table_ranks | t.throwable[card]
     return _settle(state, state.phase, hands, hidden, state.table,
                    covers[:target] + (card,) + covers[target + 1:], state.table_by,
                    state.defender, state.taking, 0, (1 << card) if t.swap_trump else state.shown,
-                   state.table_ranks | t.throwable[card], ev)
+                   ranks, ev)
 
 
 def do_take(state: State, ev: EventSink) -> State:
@@ -499,9 +505,11 @@ def do_transfer(state: State, seat: int, card: int, target: int, showing: bool,
                        state.table_by, target, state.taking, 0, state.shown | (1 << card),
                        state.table_ranks, ev)
     hands, hidden = without(hands, hidden, seat, card)
+    t = state.game.tables
+    ranks = state.table_ranks if t.throw_beats else state.table_ranks | t.throwable[card]
     return _settle(state, state.phase, hands, hidden, state.table + (card,),
                    state.covers + (UNKNOWN,), state.table_by + (seat,), target, state.taking,
-                   0, state.shown, state.table_ranks | state.game.tables.throwable[card], ev)
+                   0, state.shown, ranks, ev)
 
 
 # ---- settling and closing the bout -----------------------------------------------------------

@@ -19,6 +19,8 @@ class Reason(Enum):
                       "лимит кона не позволяет столько карт")
     RANK_NOT_ON_TABLE = ("only ranks already on the table can be thrown in",
                          "подкидывать можно только достоинства, что уже на столе")
+    THROW_MUST_BEAT = ("a thrown-in card must beat the card the defender last beat with",
+                       "подкинутая карта должна бить карту, которой отбился игрок")
     THROW_IN_NOT_ALLOWED = ("this player may not throw in now",
                             "этому игроку сейчас нельзя подкидывать")
     ALREADY_COVERED = ("that attack card is already covered", "эта карта уже покрыта")

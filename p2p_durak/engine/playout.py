@@ -206,8 +206,12 @@ class _Board:
         self.covers[target] = card
         self.uncovered -= 1
         self.passed = 0
-        self.ranks |= self.t.throwable[card]
-        if self.t.swap_trump:
+        t = self.t
+        if t.throw_beats:  # дорожный: what beats this card
+            self.ranks = t.beaters[self.trump + 1][card]
+        else:
+            self.ranks |= t.throwable[card]
+        if t.swap_trump:
             self.shown = 1 << card
 
     def transfer(self, seat: int, card: int, showing: bool) -> None:
@@ -219,7 +223,8 @@ class _Board:
             self.covers.append(UNKNOWN)
             self.table_by.append(seat)
             self.uncovered += 1
-            self.ranks |= self.t.throwable[card]
+            if not self.t.throw_beats:
+                self.ranks |= self.t.throwable[card]
         self.defender = transfer_target_of(self.t, self.out, seat)
         self.passed = 0
 

@@ -201,6 +201,16 @@ _P: list[Preset] = [
            "отбить; после этого остальные снова могут подкидывать. Кон кончается, когда никто, "
            "в том числе отбивающийся, больше не подкидывает.",
            _comp(self_throw_in="after_all_beaten")),
+    Preset("dorozhny", "Дурак дорожный", "Road durak", f"{COMPENDIUM}: «Дурак дорожный»",
+           "The whole deck is dealt; the last dealt card shows the trump and stays in its "
+           "hand; nobody draws. After each beat the others may throw in only a card that beats "
+           "the defender's beating card: a higher one of its suit, or any trump over a plain "
+           "card.",
+           "Сдаётся вся колода; последняя сданная карта показывает козырь и остаётся на руке; "
+           "никто не добирает. После каждого отбоя подкидывают только карту, которая бьёт "
+           "карту отбившегося: старшую той же масти или любой козырь, если она не козырная.",
+           _comp(deal_mode="whole_deck", trump_rule="last_dealt_card", refill_rule="none",
+                 throw_in_match="beats_last_defence")),
 ]
 
 
@@ -228,10 +238,6 @@ _P += [
     _pending_preset("dvukhkozyrny", "Дурак двухкозырной", "Two-trump durak",
                     "Each player has his own trump suit; the defender's counts.",
                     trump_rule="per_player_turned", trump_perspective="defender"),
-    _pending_preset("dorozhny", "Дурак дорожный", "Road durak",
-                    "Whole deck dealt, last card trump, no refill.",
-                    deal_mode="whole_deck", trump_rule="last_dealt_card", refill_rule="none",
-                    throw_in_match="beats_last_defence"),
     _pending_preset("zanudny", "Дурак занудный", "Tedious durak",
                     "Every lead must be the highest-ranked card in hand.",
                     lead_restriction="highest_rank_in_hand"),

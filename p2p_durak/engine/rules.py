@@ -262,7 +262,7 @@ IMPLEMENTED: dict[str, frozenset[Any]] = {
     "lead_from_stock": frozenset({False}),
     "next_attacker_after_defence": frozenset({"defender"}),
     "next_attacker_after_take": frozenset({"left_of_taker"}),
-    "throw_in_match": frozenset({"rank", "rank_or_suit"}),
+    "throw_in_match": frozenset({"rank", "rank_or_suit", "beats_last_defence"}),
     "throw_in_ranks_from": frozenset({"all_table_cards"}),
     "throw_in_timing": frozenset({"until_bout_closed", "after_beat"}),
     "throw_in_by": frozenset({"all_non_defenders", "opponents_of_defender",
@@ -409,6 +409,10 @@ def validate(rules: RuleSet, n_players: int | None = None) -> None:
     if rules.self_throw_in == "after_all_beaten" and not rules.throw_in:
         raise RuleError("self_throw_in", "throwing in to oneself needs throw-ins",
                         "подкидывать самому себе можно только в подкидном")
+    if rules.throw_in_match == "beats_last_defence" and rules.throw_in_timing != "after_beat":
+        raise RuleError("throw_in_match", "a throw-in that must beat the last defence card "
+                        "comes after each beat", "подкидывают картой, бьющей карту отбоя, "
+                        "только после того, как отбились")
     if n_players is not None:
         validate_players(rules, n_players)
 

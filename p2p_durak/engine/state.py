@@ -171,7 +171,8 @@ class State(NamedTuple):
     lot_among: tuple[int, ...]  # seats a pending lot chooses among
     result: Result | None
     actors: tuple[int, ...]  # who may act now (derived, cached: `to_act` is asked constantly)
-    table_ranks: int = 0  # derived, cached: the mask of the cards whose rank is on the table
+    table_ranks: int = 0  # derived, cached: the cards that may be thrown in (those whose rank
+    # is on the table; дорожный: those that beat the latest defence card)
 
     @property
     def n_players(self) -> int:

@@ -57,7 +57,7 @@ class GameTables:
                  "order", "pair", "pass_", "pogony_max", "pogony_sixes", "refill",
                  "refill_order", "same_rank", "self_throw", "show", "show_forward", "solo",
                  "swap_trump", "take", "team", "team_last", "throw", "throw_by", "throw_in",
-                 "throw_suit", "throwable", "transfer", "transfer_any", "transfer_capacity",
+                 "throw_beats", "throw_suit", "throwable", "transfer", "transfer_any", "transfer_capacity",
                  "transfer_next_opponent", "transfer_on", "trumps")
 
     def __init__(self, rules: RuleSet, n_players: int, suit: tuple[int, ...],
@@ -75,6 +75,9 @@ class GameTables:
                                                 else 0 for c in cards)
         # the cards a table card lets the others throw in: its rank (parnomastny: or its suit)
         self.throw_suit: bool = rules.throw_in_match == "rank_or_suit"
+        # дорожный: a throw-in must beat the defender's latest beating card, so the throwable
+        # cards are that card's beaters (set by each beat, not grown by the table's ranks)
+        self.throw_beats: bool = rules.throw_in_match == "beats_last_defence"
         self.throwable: tuple[int, ...] = tuple(
             self.same_rank[c] | (suit_mask[suit[c]] if self.throw_suit and suit[c] >= 0 else 0)
             for c in cards)

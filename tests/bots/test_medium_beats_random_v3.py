@@ -13,7 +13,7 @@ from p2p_durak.bots.levels import MediumBot, RandomBot
 GAMES = 40
 
 
-@pytest.mark.parametrize("preset_id", ["amerikansky"])
+@pytest.mark.parametrize("preset_id", ["amerikansky", "dorozhny"])
 def test_medium_beats_random(preset_id: str) -> None:
     wins = decided = 0
     for g in range(GAMES):

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 import test_citations as citations
 import test_variants_amerikansky
+import test_variants_dorozhny
 import test_variants_arifm_progressiya
 import test_variants_base_rules
 import test_variants_beskozyrny
@@ -19,7 +20,8 @@ import test_variants_pustoy
 MODULES = (test_variants_perevodnoy_2, test_variants_parnomastny, test_variants_korolevsky,
            test_variants_pustoy, test_variants_arifm_progressiya, test_variants_navalenny,
            test_variants_chukotsky, test_variants_beskozyrny,
-           test_variants_base_rules, test_variants_kozyrny, test_variants_amerikansky)
+           test_variants_base_rules, test_variants_kozyrny, test_variants_amerikansky,
+           test_variants_dorozhny)
 CITED = [quote for module in MODULES for quote in citations._cited(module)]
 
 

@@ -18,7 +18,7 @@ VARIANTS = [("perevodnoy_2", 2), ("perevodnoy_2", 3), ("parnomastny", 3), ("koro
             ("navalenny", 2), ("navalenny", 3), ("navalenny", 5), ("chukotsky", 2),
             ("chukotsky", 6),
             ("beskozyrny", 2), ("beskozyrny", 4), ("kozyrny", 2), ("kozyrny", 4),
-            ("amerikansky", 2), ("amerikansky", 4)]
+            ("amerikansky", 2), ("amerikansky", 4), ("dorozhny", 2), ("dorozhny", 5)]
 
 
 @pytest.mark.parametrize(("preset", "n"), VARIANTS)
@@ -35,7 +35,8 @@ def test_whole_game_agrees_and_audits_clean(preset: str, n: int) -> None:
 @pytest.mark.parametrize(("preset", "base", "n"), [("korolevsky", "perevodnoy", 3),
                                                    ("chukotsky", "prostoy", 2),
                                                    ("perevodnoy_2", "prostoy", 3),
-                                                   ("kozyrny", "perevodnoy", 3)])
+                                                   ("kozyrny", "perevodnoy", 3),
+                                                   ("dorozhny", "perevodnoy", 3)])
 def test_a_base_rules_choice_agrees_and_audits_clean(preset: str, base: str, n: int) -> None:
     rules = with_base_rules(preset, base)
     game_id = (n + 60).to_bytes(16, "big")
