@@ -5,11 +5,11 @@ from __future__ import annotations
 import pytest
 import test_citations as citations
 import test_variants_amerikansky
-import test_variants_dorozhny
 import test_variants_arifm_progressiya
 import test_variants_base_rules
 import test_variants_beskozyrny
 import test_variants_chukotsky
+import test_variants_dorozhny
 import test_variants_korolevsky
 import test_variants_kozyrny
 import test_variants_navalenny
