@@ -271,8 +271,11 @@ class PeerConnection:
             self._error = exc.with_peer(self.peer_name)
             raise self._error from exc
 
-    def send(self, event: SendEvent) -> bytes:
-        """Bytes to write for `event`; `LocalProtocolError` if it is not allowed now."""
+    def send(self, event: SendEvent, encoded: bytes | None = None) -> bytes:
+        """Bytes to write for `event`; `LocalProtocolError` if it is not allowed now.
+
+        `encoded`: the message's canonical bytes (``event.encode()``), when the caller has them
+        already: a message sent to several peers is encoded once and encrypted per peer."""
         target = _transition(SEND_TRANSITIONS, self.state, type(event))
         if target is None:
             raise LocalProtocolError(
@@ -284,7 +287,7 @@ class PeerConnection:
         elif isinstance(event, AcceptHandshake):
             data = self._send_reply() if self.role is Role.RESPONDER else self._send_finish()
         else:
-            data = self._send_message(event)
+            data = self._send_message(event, event.encode() if encoded is None else encoded)
         self.state = target
         return data
 
@@ -337,8 +340,7 @@ class PeerConnection:
         self._derive_keys()
         return data
 
-    def _send_message(self, message: Message) -> bytes:
-        plaintext = message.encode()
+    def _send_message(self, message: Message, plaintext: bytes) -> bytes:
         if self._send is None:  # handshake states: only an Error goes out, in the clear
             return self._framer.send(plaintext)
         if len(plaintext) > self._max_plaintext:

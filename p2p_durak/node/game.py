@@ -46,7 +46,9 @@ from p2p_durak.protocol.table_log import TableLogMachine
 
 log = logging.getLogger(__name__)
 
-TICK_SECONDS = 0.05
+# The clock input comes when something is due (the log's next deadline, the turn timer, the
+# grace period, the end of the linger), and at least this often.
+IDLE_TICK_SECONDS = 1.0
 LINGER_SECONDS = 3.0  # after the game: keep answering peers that still need our acks
 SYNC_SECONDS = 1.0
 # Timing halts (censorship) are sound only while every message arrives within the delivery
@@ -184,6 +186,8 @@ class GameRunner:
         self._late = False  # the input being handled looks like an honest late retransmission
         self._base: tuple[int, TableMachine] | None = None  # the committed head before it
         self._raced: set[tuple[int, int]] = set()  # (party, counter) that lost a race
+        self._alarm: trio.CancelScope | None = None  # the ticker's sleep until the next tick
+        self._linger_until: float | None = None
 
     # ---- what the node exposes ---------------------------------------------------------------
 
@@ -217,9 +221,12 @@ class GameRunner:
     def _now(self) -> int:
         return int(trio.current_time() * 1000)
 
-    def _make_log(self) -> OrderingLog[TableMachine]:
+    def _prepare_journal(self) -> bytes:
+        """The files a game needs before its first message (fsyncs: run off the event loop)."""
         self.journal.keep_rules(self.start.rules.canonical())
-        seed = self.journal.game_seed()
+        return self.journal.game_seed()
+
+    def _make_log(self, seed: bytes) -> OrderingLog[TableMachine]:
         table = TableMachine(self.start.game_id, self.party, len(self.start.players),
                              self.start.rules, seeded_secret_rng(seed, self.rng))
         table.deck.restore_made(self.journal.made())
@@ -234,26 +241,48 @@ class GameRunner:
                                   signed_entry=self.journal.signed_entry())
 
     async def run(self, *, task_status: trio.TaskStatus[None] = trio.TASK_STATUS_IGNORED) -> None:
-        self.log = self._make_log()
+        self.log = self._make_log(await offload.run_sync(self._prepare_journal))
         began = trio.current_time()
         self._away = {p: began for p in range(len(self.start.players)) if p != self.party}
         async with trio.open_nursery() as nursery:
+            self.mesh.deliver_to(self._inputs)
             await nursery.start(self.mesh.run)
-            nursery.start_soon(self._pump_mesh)
             nursery.start_soon(self._ticker)
             nursery.start_soon(self._syncer)
             task_status.started()
             await self._core()
             nursery.cancel_scope.cancel()
 
-    async def _pump_mesh(self) -> None:
-        async for event in self.mesh.inbox:
-            await self._inputs.send(event)
-
     async def _ticker(self) -> None:
+        """Feed the clock to `_core` when something is due: no fixed-rate polling, so a closing
+        fairness window or a retransmission is handled on time, and an idle node sleeps."""
         while True:
-            await trio.sleep(TICK_SECONDS)
+            with trio.CancelScope(deadline=self._next_tick()) as alarm:
+                self._alarm = alarm
+                await trio.sleep_forever()
+            self._alarm = None
             await self._inputs.send(None)
+
+    def _next_tick(self) -> float:
+        """When `_core` next needs the clock (trio time)."""
+        now = trio.current_time()
+        times = [now + IDLE_TICK_SECONDS]
+        deadline = self.log.next_deadline()
+        if deadline is not None:
+            # The log reads time as int(trio time in ms): wake when that reaches the deadline.
+            times.append((deadline + 0.5) / 1000)
+        if self._turn_ends is not None:
+            times.append(self._turn_ends)
+        if self._away and not self.finished.is_set():
+            times.append(min(self._away.values()) + self.timing.grace_seconds)
+        if self._linger_until is not None:
+            times.append(self._linger_until)
+        return min(times)
+
+    def _reset_alarm(self) -> None:
+        alarm = self._alarm
+        if alarm is not None:
+            alarm.deadline = self._next_tick()
 
     async def _syncer(self) -> None:
         """Make the commits durable against a power cut about once a second, off the event
@@ -264,7 +293,7 @@ class GameRunner:
 
     async def _core(self) -> None:
         await self._after_commit()
-        linger_until: float | None = None
+        self._reset_alarm()
         async for item in self._input_rx:
             now = self._now()
             effects: Sequence[object]
@@ -293,10 +322,11 @@ class GameRunner:
             if self.diagnosis is not None:
                 break
             if self.finished.is_set():
-                if linger_until is None:
-                    linger_until = trio.current_time() + LINGER_SECONDS
-                elif trio.current_time() >= linger_until:
+                if self._linger_until is None:
+                    self._linger_until = trio.current_time() + LINGER_SECONDS
+                elif trio.current_time() >= self._linger_until:
                     break
+            self._reset_alarm()
         await self.player.finished(self.log.state, self.diagnosis)
 
     # ---- the log's effects -------------------------------------------------------------------
@@ -306,10 +336,10 @@ class GameRunner:
         for effect in effects:
             if isinstance(effect, Broadcast):
                 self._journal_own_entry(effect.message, effect.data)
-                await self.mesh.broadcast(effect.message)
+                await self.mesh.broadcast(effect.message, effect.data)
             elif isinstance(effect, SendTo):
                 self._journal_own_entry(effect.message, effect.data)
-                await self.mesh.send(effect.seat, effect.message)
+                await self.mesh.send(effect.seat, effect.message, effect.data)
             elif isinstance(effect, Committed):
                 self.journal.commit(effect.data, self.log.transcript(effect.seq).acks)
                 self._find_races(effect)

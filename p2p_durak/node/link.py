@@ -54,12 +54,13 @@ class Link:
         self._send_lock = trio.StrictFIFOLock()
         self.closed = False
 
-    async def send(self, message: Message) -> None:
-        """Encrypt and write one message. Raises `PeerFault` if the connection is gone."""
+    async def send(self, message: Message, encoded: bytes | None = None) -> None:
+        """Encrypt and write one message (`encoded`: its bytes, if the caller has them). Raises
+        `PeerFault` if the connection is gone."""
         async with self._send_lock:
             if self.closed:
                 raise PeerFault(self.label, "connection already closed", ErrorCode.GOING_AWAY)
-            data = self.conn.send(message)
+            data = self.conn.send(message, encoded)
             try:
                 await self.stream.send_all(data)
             except (trio.BrokenResourceError, trio.ClosedResourceError) as exc:

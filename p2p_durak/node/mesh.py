@@ -58,9 +58,15 @@ class Mesh:
         self.me = next(i for i, p in enumerate(parties) if p.peer == identity.peer_id)
         self.dialer = dialer
         self._links: dict[int, Link] = {}
+        self._send: trio.abc.SendChannel[MeshEvent]
         self._send, self.inbox = trio.open_memory_channel[MeshEvent](1024)
         self._nursery: trio.Nursery | None = None
         self.faults: list[str] = []  # every peer fault seen, naming the peer and the reason
+
+    def deliver_to(self, channel: trio.abc.SendChannel[MeshEvent]) -> None:
+        """Put events on `channel` instead of `inbox` (a game's own input queue: one task
+        switch less per message). Call it before `run`."""
+        self._send = channel
 
     def party_of(self, peer: PeerId) -> int | None:
         return next((i for i, p in enumerate(self.parties) if p.peer == peer), None)
@@ -93,22 +99,25 @@ class Mesh:
         assert party is not None
         await self._serve(party, link)
 
-    async def send(self, party: int, message: Message) -> bool:
-        """Send to one party; False when it is not reachable now (the log will retry)."""
+    async def send(self, party: int, message: Message, encoded: bytes | None = None) -> bool:
+        """Send to one party (`encoded`: the message's bytes, if the caller has them); False
+        when it is not reachable now (the log will retry)."""
         link = self._links.get(party)
         if link is None or link.closed:
             return False
         try:
-            await link.send(message)
+            await link.send(message, encoded)
         except PeerFault as fault:
             self._note_fault(fault)
             return False
         return True
 
-    async def broadcast(self, message: Message) -> None:
+    async def broadcast(self, message: Message, encoded: bytes | None = None) -> None:
+        """Send to every other party: encoded once, encrypted per link."""
+        data = message.encode() if encoded is None else encoded
         for party in range(len(self.parties)):
             if party != self.me:
-                await self.send(party, message)
+                await self.send(party, message, data)
 
     async def _keep_dialled(self, party: int, endpoint: Endpoint) -> None:
         delay = REDIAL_FIRST
