@@ -24,7 +24,7 @@ from p2p_durak.bots.levels import make_bot
 from p2p_durak.node import offload
 from p2p_durak.node.bot_feed import BotFeed
 from p2p_durak.node.lobby import GameStart, TableConfig
-from p2p_durak.node.mesh import Connected, Disconnected, Mesh, MeshEvent, Received
+from p2p_durak.node.mesh import Connected, Disconnected, Mesh, MeshEvent, Outgoing, Received
 from p2p_durak.node.store import GameJournal
 from p2p_durak.protocol.envelope import Envelope
 from p2p_durak.protocol.errors import LocalProtocolError
@@ -333,13 +333,14 @@ class GameRunner:
 
     async def _carry_out(self, effects: Sequence[object]) -> None:
         committed = False
+        outgoing: list[Outgoing] = []  # written together: one write per link, not per message
         for effect in effects:
             if isinstance(effect, Broadcast):
                 self._journal_own_entry(effect.message, effect.data)
-                await self.mesh.broadcast(effect.message, effect.data)
+                outgoing.append(Outgoing(None, effect.message, effect.data))
             elif isinstance(effect, SendTo):
                 self._journal_own_entry(effect.message, effect.data)
-                await self.mesh.send(effect.seat, effect.message, effect.data)
+                outgoing.append(Outgoing(effect.seat, effect.message, effect.data))
             elif isinstance(effect, Committed):
                 self.journal.commit(effect.data, self.log.transcript(effect.seq).acks)
                 self._find_races(effect)
@@ -374,6 +375,8 @@ class GameRunner:
                 log.error("game halted: %s", self.diagnosis)
             elif isinstance(effect, Waiting):
                 pass
+        if outgoing:
+            await self.mesh.send_all(outgoing)
         if committed:
             await self._after_commit()
 
@@ -516,7 +519,10 @@ class GameRunner:
         if owed is not None:
             msg = table.deck.owed()
             assert msg is not None
-            self.journal.record_made(msg, table.deck.coin_secret(msg.step))
+            coin = table.deck.coin_secret(msg.step)
+            # Durable before it is sent (a restarted node must send the same message again):
+            # the fsync runs off the event loop.
+            await offload.run_sync(lambda: self.journal.record_made(msg, coin))
             await self._carry_out(self._submit(owed, "deck"))
             return
         legal = table.legal()

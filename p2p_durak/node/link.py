@@ -10,7 +10,7 @@ the peer why with an `Error` message before hanging up.
 from __future__ import annotations
 
 import contextlib
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Sequence
 from dataclasses import dataclass
 
 import trio
@@ -57,16 +57,31 @@ class Link:
     async def send(self, message: Message, encoded: bytes | None = None) -> None:
         """Encrypt and write one message (`encoded`: its bytes, if the caller has them). Raises
         `PeerFault` if the connection is gone."""
+        await self.send_many([(message, encoded)])
+
+    async def send_many(self, messages: Sequence[tuple[Message, bytes | None]]) -> None:
+        """Encrypt several messages (each with its bytes, if the caller has them) and write
+        their frames at once. Raises `PeerFault` if the connection is gone."""
         async with self._send_lock:
             if self.closed:
                 raise PeerFault(self.label, "connection already closed", ErrorCode.GOING_AWAY)
-            data = self.conn.send(message, encoded)
+            frames: list[bytes] = []
+            refused: LocalProtocolError | None = None
+            for message, encoded in messages:
+                try:
+                    frames.append(self.conn.send(message, encoded))
+                except LocalProtocolError as exc:  # the frames before it are numbered: send them
+                    refused = exc
+                    break
             try:
-                await self.stream.send_all(data)
+                if frames:
+                    await self.stream.send_all(b"".join(frames))
             except (trio.BrokenResourceError, trio.ClosedResourceError) as exc:
                 self.closed = True
                 raise PeerFault(self.label, f"connection lost ({exc!r})",
                                 ErrorCode.GOING_AWAY) from exc
+            if refused is not None:
+                raise refused
 
     async def receive(self) -> Message | None:
         """The peer's next message; None when the peer closed the connection cleanly."""
