@@ -37,6 +37,8 @@ class EventText:
             return m("TrumpSuit", suit=suit_symbol(event.suit, c.ascii_only))
         if isinstance(event, E.HiddenTrumpRevealed):
             return m("HiddenTrumpRevealed", card=c(event.card))
+        if isinstance(event, E.PersonalTrump):
+            return m("PersonalTrump", who=who(event.seat), card=c(event.card))
         if isinstance(event, E.TrumpSwapped):
             return m("TrumpSwapped", card=c(event.card), old=c(event.old_card))
         if isinstance(event, E.Claimed):

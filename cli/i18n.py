@@ -225,6 +225,7 @@ EVENTS: dict[str, tuple[str, str]] = {
     "TrumpSuit": ("Trump suit: {suit}", "Козырная масть: {suit}"),
     "NoTrump": ("No trumps this game", "Игра без козырей"),
     "HiddenTrumpRevealed": ("Hidden trump: {card}", "Потайной козырь: {card}"),
+    "PersonalTrump": ("{who}'s own trump: {card}", "Личный козырь {who}: {card}"),
     "TrumpSwapped": ("New trump: {card} (replaces {old})", "Новый козырь: {card} (вместо {old})"),
     "Claimed": ("{who} shows {card}", "{who} показывает {card}"),
     "ClaimedNone": ("{who}: no trump", "{who}: нет козыря"),

@@ -66,7 +66,9 @@ class TableUi:
         state = self.state
         if state is None:
             return []
-        return hand_order(state.game, cards_of(state.hands[self.me]), state.trump)
+        # двухкозырной: one's own trump suit goes last, as the common trump does
+        trump = state.seat_trumps[self.me] if state.seat_trumps else state.trump
+        return hand_order(state.game, cards_of(state.hands[self.me]), trump)
 
     def playable(self) -> set[int]:
         """Cards that some legal action of this seat plays (or shows)."""

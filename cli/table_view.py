@@ -157,6 +157,8 @@ def _players(snap: TableSnapshot, look: Look, width: int) -> list[Line]:
         mine = seat == snap.my_seat
         marker = "▶ " if seat == first else ("· " if seat in snap.waiting_for else "  ")
         name = info.name + (f" ({m('you')})" if mine else "")
+        if seat < len(state.seat_trumps):  # двухкозырной: each player's own trump suit
+            name = f"{suit_symbol(state.seat_trumps[seat], look.ascii_only)} {name}"
         if info.is_bot:
             level = m(f"level.{info.bot_level}") if info.bot_level else ""
             name += f" ({m('bot')}{', ' + level if level else ''})"

@@ -31,7 +31,7 @@ from dataclasses import dataclass, field, replace
 from p2p_durak import engine as eng
 from p2p_durak.engine import actions as A
 from p2p_durak.engine import events as E
-from p2p_durak.engine.setup import last_dealt_seat
+from p2p_durak.engine.setup import claim_suit, last_dealt_seat, personal_trumps_turned
 from p2p_durak.engine.state import Phase
 from p2p_durak.protocol import codec
 from p2p_durak.protocol.errors import ProtocolError
@@ -559,6 +559,10 @@ class TableMachine:
                 if before.game.rules.trump_change == "hidden_second":
                     self.hidden_slot = self.stock_slots.pop(0)
             return []
+        if isinstance(ev, E.PersonalTrump):
+            # двухкозырной: the top stock slot, opened to all, lies out of play by its owner
+            self.discard_slots.append(self.stock_slots.pop(0))
+            return []
         if isinstance(ev, E.TrumpSwapped):
             # козырной: the bout's last card (open on the table) goes under the stock and the
             # old trump card (open since its reveal) joins the table on its way to the discard;
@@ -593,7 +597,7 @@ class TableMachine:
             return []
         if isinstance(ev, E.Claimed):
             hand = tuple(self.hand_slots[ev.seat])
-            self.claims.append(_Claim(ev.seat, ev.card, hand, before.trump))
+            self.claims.append(_Claim(ev.seat, ev.card, hand, claim_suit(before, ev.seat)))
             return []
         return []
 
@@ -615,7 +619,10 @@ class TableMachine:
                 self.hand_slots[last_dealt_seat(state.game)][-1]
             by = None if self.stock_slots else self.party_of_seat[last_dealt_seat(state.game)]
             self._pending_chance = "reveal"
-            return self._begin(RevealOp("trump", (slot,), by=by))
+            # двухкозырной turns one card per seat: each reveal is its own deck step
+            turned = personal_trumps_turned(state)
+            step = f"trump:{turned}" if turned else "trump"
+            return self._begin(RevealOp(step, (slot,), by=by))
         if phase == Phase.REVEAL_HIDDEN:
             self._pending_chance = "reveal"
             return self._begin(RevealOp("hidden-trump", (self.hidden_slot,)))

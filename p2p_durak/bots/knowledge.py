@@ -28,6 +28,7 @@ import random
 from p2p_durak.bots.features import bits, trump_mask
 from p2p_durak.engine import CHANCE, UNKNOWN, Action, Game, State
 from p2p_durak.engine.actions import CLAIM, NO_TRUMP, REVEAL, TAKE
+from p2p_durak.engine.setup import claim_suit
 from p2p_durak.engine.state import REVEAL_TRUMP, known_cards
 
 SOFT_WEIGHT = 0.5
@@ -63,7 +64,7 @@ class Knowledge:
         s = action.seat
         if s == self.seat or s == CHANCE:
             return
-        trumps = trump_mask(game, before.trump)
+        trumps = trump_mask(game, claim_suit(before, s))  # двухкозырной: his own suit
         if action.kind == NO_TRUMP:
             self._narrow(s, HARD, trumps)
         elif action.kind == CLAIM:

@@ -507,6 +507,8 @@ def do_transfer(state: State, seat: int, card: int, target: int, showing: bool,
     hands, hidden = without(hands, hidden, seat, card)
     t = state.game.tables
     ranks = state.table_ranks if t.throw_beats else state.table_ranks | t.throwable[card]
+    if state.seat_trumps:  # двухкозырной: the new defender's own trump decides his beats
+        state = state._replace(trump=state.seat_trumps[target])
     return _settle(state, state.phase, hands, hidden, state.table + (card,),
                    state.covers + (UNKNOWN,), state.table_by + (seat,), target, state.taking,
                    0, state.shown, ranks, ev)
@@ -529,7 +531,8 @@ def _settle(state: State, phase: int, hands: tuple[int, ...], hidden: tuple[int,
             state.game, phase, hands, hidden, state.stock, state.trump, state.trump_card,
             state.hidden_trump, state.reveal_card, table, covers, table_by, state.attacker,
             defender, taking, passed, shown, state.out, state.finish, state.discard,
-            state.bout, state.claims, state.lot_among, state.result, actors, ranks))
+            state.bout, state.claims, state.lot_among, state.result, actors, ranks,
+            state.seat_trumps))
         return s
     return _end_bout(state, hands, hidden, table, covers, table_by, defender, taking, ev)
 
@@ -549,10 +552,13 @@ def _end_bout(state: State, hands: tuple[int, ...], hidden: tuple[int, ...],
         state.hidden_trump, ev)
     actors = _NO_ACTORS if phase == OVER else (
         game.tables.solo[attacker] if phase == PHASE_LEAD else (CHANCE,))
+    if state.seat_trumps:
+        trump = state.seat_trumps[defender]  # двухкозырной: the new defender's suit decides
     s: State = tuple.__new__(State, (
         game, phase, tuple(new_hands), tuple(new_hidden), stock, trump, trump_card,
         state.hidden_trump, state.reveal_card, (), (), (), attacker, defender, False, 0, 0, out,
-        finish, discard, state.bout + 1, state.claims, state.lot_among, result, actors, 0))
+        finish, discard, state.bout + 1, state.claims, state.lot_among, result, actors, 0,
+        state.seat_trumps))
     return s
 
 

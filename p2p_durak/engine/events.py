@@ -29,6 +29,14 @@ class TrumpSwapped(NamedTuple):
     suit: int
 
 
+class PersonalTrump(NamedTuple):
+    """двухкозырной: a card turned face up for `seat`; its suit is his own trump."""
+
+    seat: int
+    card: int
+    suit: int
+
+
 class Claimed(NamedTuple):
     seat: int
     card: int  # -1: "no trump"
@@ -101,9 +109,9 @@ class GameOver(NamedTuple):
     pogony: int
 
 
-Event = (Dealt | TrumpRevealed | HiddenTrumpRevealed | TrumpSwapped | Claimed | FirstAttacker
-         | BoutStarted | Led | ThrewIn | Beat | Transferred | TakeDeclared | Passed | Discarded
-         | Took | Drew | PlayerOut | GameOver)
+Event = (Dealt | TrumpRevealed | HiddenTrumpRevealed | TrumpSwapped | PersonalTrump | Claimed
+         | FirstAttacker | BoutStarted | Led | ThrewIn | Beat | Transferred | TakeDeclared
+         | Passed | Discarded | Took | Drew | PlayerOut | GameOver)
 
 EventSink = list[Event] | None
 """Where transitions append their events; None when the caller (a simulation) wants none."""

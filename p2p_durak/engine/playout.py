@@ -130,7 +130,7 @@ class _Board:
             s.hidden_trump, s.reveal_card, tuple(self.table), tuple(self.covers),
             tuple(self.table_by), self.attacker, self.defender, self.taking, self.passed,
             self.shown, self.out, self.finish, self.discard, self.bout, s.claims, s.lot_among,
-            self.result, self.actors, self.ranks))
+            self.result, self.actors, self.ranks, s.seat_trumps))
         return state
 
     def play(self, x: int, log: list[Action] | None) -> int:
@@ -227,6 +227,8 @@ class _Board:
                 self.ranks |= self.t.throwable[card]
         self.defender = transfer_target_of(self.t, self.out, seat)
         self.passed = 0
+        if self.origin.seat_trumps:
+            self.trump = self.origin.seat_trumps[self.defender]
 
     def settle(self) -> None:
         """Go on with the bout while anybody may act in it, else close it."""
@@ -253,6 +255,8 @@ class _Board:
             self.table_by, self.attacker, self.defender, self.taking, self.out, self.finish,
             self.discard, self.bout, self.origin.hidden_trump, None)
         self.bout += 1
+        if self.origin.seat_trumps:
+            self.trump = self.origin.seat_trumps[self.defender]
         self.table = []
         self.covers = []
         self.table_by = []

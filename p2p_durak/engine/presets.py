@@ -211,6 +211,17 @@ _P: list[Preset] = [
            "карту отбившегося: старшую той же масти или любой козырь, если она не козырная.",
            _comp(deal_mode="whole_deck", trump_rule="last_dealt_card", refill_rule="none",
                  throw_in_match="beats_last_defence")),
+    Preset("dvukhkozyrny", "Дурак двухкозырной", "Two-trump durak",
+           f"{COMPENDIUM}: «Дурак двухкозырной»",
+           "After the deal one card per player is turned face up: its suit is that player's own "
+           "trump. The defender's trump decides every beat; the attacker's own trump is a plain "
+           "suit against him. The lowest card of one's own trump leads first. Best for two.",
+           "После сдачи каждому открывают по карте: её масть — его личный козырь. Бьют по "
+           "козырю отбивающегося; козырь ходящего для него — обычная масть. Первым ходит "
+           "младший свой козырь. Лучше играть вдвоём.",
+           _comp(trump_rule="per_player_turned", trump_perspective="defender",
+                 trump_indicators="out_of_play", first_attacker_first_game="lowest_own_trump"),
+           players=(2, 3, 4, 5)),
 ]
 
 
@@ -235,9 +246,6 @@ _P += [
                     "Defence cards face down; anyone may challenge.",
                     defence_visibility="face_down_challengeable",
                     challenge=(("who", "any"),)),
-    _pending_preset("dvukhkozyrny", "Дурак двухкозырной", "Two-trump durak",
-                    "Each player has his own trump suit; the defender's counts.",
-                    trump_rule="per_player_turned", trump_perspective="defender"),
     _pending_preset("zanudny", "Дурак занудный", "Tedious durak",
                     "Every lead must be the highest-ranked card in hand.",
                     lead_restriction="highest_rank_in_hand"),

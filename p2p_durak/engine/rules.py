@@ -241,16 +241,17 @@ IMPLEMENTED: dict[str, frozenset[Any]] = {
     "pre_phase": frozenset({"none"}),
     "trump_rule": frozenset({"turned_under_stock", "last_dealt_card", "shown_then_set_aside",
                              "fixed_suit:spades", "fixed_suit:clubs",
-                             "fixed_suit:diamonds", "fixed_suit:hearts", "none"}),
+                             "fixed_suit:diamonds", "fixed_suit:hearts", "none",
+                             "per_player_turned"}),
     "trump_card_drawn": frozenset({True}),
     "trump_when_no_stock": frozenset({"last_dealt_card", "forbid"}),
-    "trump_perspective": frozenset({"common"}),
+    "trump_perspective": frozenset({"common", "defender"}),
     "trump_change": frozenset({"none", "hidden_second", "swap_on_defence"}),
     "hidden_trump_card": frozenset({"out_of_play"}),
     "fixed_trump_indicator_draw": frozenset({False}),
     "dealer_first_game": frozenset({"lot"}),
     "dealer_next_game": frozenset({"durak"}),
-    "first_attacker_first_game": frozenset({"lowest_trump", "lowest_card"}),
+    "first_attacker_first_game": frozenset({"lowest_trump", "lowest_card", "lowest_own_trump"}),
     "first_attacker_fallback": frozenset({"lot"}),
     "first_attacker_tiebreak": frozenset({"lot"}),
     "first_attacker_next_game": frozenset({"pod_durak", "iz_pod_durak", "same_as_first_game"}),
@@ -313,7 +314,7 @@ IMPLEMENTED: dict[str, frozenset[Any]] = {
     "count_on_take": frozenset({False}),
     "pre_phase_params": frozenset({()}),
     "chain_loop_guard": frozenset({"none"}),
-    "trump_indicators": frozenset({"none"}),
+    "trump_indicators": frozenset({"none", "out_of_play"}),
     "off_colour_joker_beaten_by": frozenset({"none"}),
     "match_end": frozenset({"none"}),
     "post_game_swap": frozenset({"none"}),
@@ -381,6 +382,19 @@ def validate(rules: RuleSet, n_players: int | None = None) -> None:
                         "stock and no transfer by showing",
                         "замена козыря требует открытого козыря под колодой и перевода без "
                         "показа")
+    per_player = rules.trump_rule == "per_player_turned"
+    if per_player != (rules.trump_perspective == "defender") or per_player != (
+            rules.first_attacker_first_game == "lowest_own_trump") or per_player != (
+            rules.trump_indicators == "out_of_play"):
+        # двухкозырной: a turned card per player, out of play; the defender's suit decides;
+        # each seat claims the lowest card of his own suit
+        raise RuleError("trump_rule", "a trump per player goes with the defender's trump, the "
+                        "lowest own trump leading and the indicators out of play",
+                        "личный козырь у каждого требует козыря отбивающегося, первого хода с "
+                        "младшего своего козыря и открытых карт вне игры")
+    if per_player and (rules.transfer_by_showing != "off" or rules.trump_change != "none"):
+        raise RuleError("trump_rule", "personal trumps are not shown for a transfer and do not "
+                        "change", "личные козыри не показывают для перевода и не меняют")
     if rules.throw_in_by == "opponents_of_defender" and rules.teams == "none":
         raise RuleError("throw_in_by", "'opponents of the defender' needs teams",
                         "«только соперники» имеет смысл только в командной игре")
@@ -431,6 +445,11 @@ def validate_players(rules: RuleSet, n_players: int) -> None:
     if rules.deal_mode == "whole_deck":
         return  # every card dealt round robin; a remainder makes some hands one card longer
     dealt = n_players * rules.hand_size
+    if rules.trump_rule == "per_player_turned" and dealt + n_players > n_cards:
+        raise RuleError("players", f"{n_players} hands of {rules.hand_size} and a trump card "
+                        f"each do not fit in {n_cards} cards",
+                        f"{n_players} рук по {rules.hand_size} и по козырной карте каждому не "
+                        f"помещаются в {n_cards} карт")
     extra = 1 if rules.trump_change == "hidden_second" else 0
     if dealt + extra > n_cards or (extra and dealt + 2 > n_cards):
         raise RuleError("players", f"{n_players} hands of {rules.hand_size} (plus the hidden"

@@ -33,7 +33,8 @@ from p2p_durak.engine.tables import NO_LIMIT
 _SUIT_BY_NAME = {"spades": 0, "clubs": 1, "diamonds": 2, "hearts": 3}
 # the trump rules that turn a card after the deal: the top of the stock, or the last dealt
 # card when no stock is left
-_TURNED = frozenset({"turned_under_stock", "last_dealt_card", "shown_then_set_aside"})
+_TURNED = frozenset({"turned_under_stock", "last_dealt_card", "shown_then_set_aside",
+                     "per_player_turned"})
 
 
 def evolve(state: State, *, phase: int | None = None, hands: tuple[int, ...] | None = None,
@@ -42,7 +43,8 @@ def evolve(state: State, *, phase: int | None = None, hands: tuple[int, ...] | N
            hidden_trump: int | None = None, reveal_card: int | None = None,
            attacker: int | None = None, defender: int | None = None,
            claims: tuple[int, ...] | None = None,
-           lot_among: tuple[int, ...] | None = None) -> State:
+           lot_among: tuple[int, ...] | None = None, discard: int | None = None,
+           seat_trumps: tuple[int, ...] | None = None) -> State:
     """`state` with the given fields changed (None: unchanged) and who acts worked out for its
     phase, in one build (NamedTuple's `_replace` is slow). Only for the phases outside a bout,
     where the table is empty and nobody is taking or has passed."""
@@ -67,8 +69,9 @@ def evolve(state: State, *, phase: int | None = None, hands: tuple[int, ...] | N
         state.hidden_trump if hidden_trump is None else hidden_trump,
         state.reveal_card if reveal_card is None else reveal_card,
         (), (), (), attacker, state.defender if defender is None else defender, False, 0, 0,
-        state.out, state.finish, state.discard, state.bout, claims,
-        state.lot_among if lot_among is None else lot_among, state.result, actors, 0))
+        state.out, state.finish, state.discard if discard is None else discard, state.bout,
+        claims, state.lot_among if lot_among is None else lot_among, state.result, actors, 0,
+        state.seat_trumps if seat_trumps is None else seat_trumps))
     return new
 
 
@@ -108,18 +111,24 @@ def new_game(game: Game, deck_order: Iterable[int] | None = None) -> State:
                  (), (), (), -1, -1, False, 0, 0, 0, (), 0, 0, (), (), None, (CHANCE,))
 
 
-def claim_pool(state: State, hand: int) -> int:
-    """The cards of `hand` a claim chooses among: its trumps, or every card when the first
-    attacker is the holder of the lowest card (a game without trumps)."""
+def claim_suit(state: State, seat: int) -> int:
+    """The suit whose lowest card `seat` claims: the common trump, or (двухкозырной) his own."""
+    return state.seat_trumps[seat] if state.seat_trumps else state.trump
+
+
+def claim_pool(state: State, hand: int, seat: int) -> int:
+    """The cards of `seat`'s `hand` a claim chooses among: its trumps (двухкозырной: of his own
+    trump suit), or every card when the first attacker is the holder of the lowest card (a game
+    without trumps)."""
     game = state.game
     if game.rules.first_attacker_first_game == "lowest_card":
         return hand
-    return hand & game.suit_mask[state.trump]
+    return hand & game.suit_mask[claim_suit(state, seat)]
 
 
 def claims_for(state: State, seat: int) -> list[Action]:
     game = state.game
-    trumps = claim_pool(state, state.hands[seat])
+    trumps = claim_pool(state, state.hands[seat], seat)
     if state.hidden[seat] == 0:
         if not trumps:
             return [A.Action(A.NO_TRUMP, seat)]
@@ -193,6 +202,8 @@ def on_reveal(state: State, action: Action, ev: EventSink) -> State:
     elif (known_cards(state) >> card) & 1:
         raise IllegalAction(Reason.BAD_CHANCE, "that card is known to be elsewhere")
     suit = game.suit[card]
+    if game.rules.trump_rule == "per_player_turned":
+        return personal_trump_turned(state, card, suit, ev)
     if state.phase == REVEAL_HIDDEN:
         if ev is not None:
             ev.append(E.HiddenTrumpRevealed(card, suit))
@@ -219,6 +230,32 @@ def on_reveal(state: State, action: Action, ev: EventSink) -> State:
     return choose_first_attacker(state, ev)
 
 
+def personal_trump_turned(state: State, card: int, suit: int, ev: EventSink) -> State:
+    """двухкозырной: «С верха колоды снимают то количество карт, сколько игроков принимает
+    участие в игре. Эти карты открываются и кладутся ... в стороны тех игроков, для которых они
+    будут служить козырными мастями» — the top card, for the next seat from the dealer's left;
+    it stays face up out of play (kept with the discard, so every view knows where it is)."""
+    game = state.game
+    turned = personal_trumps_turned(state)
+    seat = (game.dealer + 1 + turned) % game.n_players
+    if ev is not None:
+        ev.append(E.PersonalTrump(seat, card, suit))
+    stock = state.stock[1:]
+    seat_trumps = state.seat_trumps or (NO_SUIT,) * game.n_players
+    seat_trumps = seat_trumps[:seat] + (suit,) + seat_trumps[seat + 1:]
+    discard = state.discard | (1 << card)
+    if turned + 1 < game.n_players:
+        return evolve(state, stock=stock, discard=discard, seat_trumps=seat_trumps,
+                      reveal_card=stock[0])
+    return choose_first_attacker(evolve(state, stock=stock, discard=discard,
+                                        seat_trumps=seat_trumps, reveal_card=UNKNOWN), ev)
+
+
+def personal_trumps_turned(state: State) -> int:
+    """двухкозырной: how many seats have their trump card turned so far."""
+    return sum(1 for suit in state.seat_trumps if suit != NO_SUIT)
+
+
 def last_dealt_seat(game: Game) -> int:
     """The seat the last dealt card went to: the dealer, unless a whole-deck deal leaves a
     remainder (round robin from the dealer's left), which moves it further round."""
@@ -232,7 +269,8 @@ def choose_first_attacker(state: State, ev: EventSink) -> State:
     game = state.game
     if game.first_attacker is not None:
         return first_attacker_chosen(state, game.first_attacker, False, ev)
-    if state.trump == NO_SUIT and game.rules.first_attacker_first_game != "lowest_card":
+    if state.trump == NO_SUIT and not state.seat_trumps \
+            and game.rules.first_attacker_first_game != "lowest_card":
         return evolve(state, phase=LOT, lot_among=tuple(range(game.n_players)))
     return evolve(state, phase=CLAIM, claims=())
 
@@ -248,10 +286,11 @@ def on_claim(state: State, action: Action, ev: EventSink) -> State:
             raise IllegalAction(Reason.BAD_ACTION)
         card = action.cards[0]
         check_card(state, seat, card)
-        if not (claim_pool(state, 1 << card)):
+        if not (claim_pool(state, 1 << card, seat)):
             raise IllegalAction(Reason.WRONG_CLAIM, "not a trump")
         if hidden[seat] == 0:
-            lowest = min(bits(claim_pool(state, hands[seat])), key=lambda c: (game.rank[c], c))
+            lowest = min(bits(claim_pool(state, hands[seat], seat)),
+                         key=lambda c: (game.rank[c], c))
             if lowest != card:
                 raise IllegalAction(Reason.WRONG_CLAIM)
         elif not (hands[seat] >> card) & 1:  # shown: this view learns the card
@@ -261,7 +300,7 @@ def on_claim(state: State, action: Action, ev: EventSink) -> State:
         card = UNKNOWN
         if game.rules.first_attacker_first_game == "lowest_card":
             raise IllegalAction(Reason.WRONG_CLAIM, "every player shows his lowest card")
-        if hidden[seat] == 0 and claim_pool(state, hands[seat]):
+        if hidden[seat] == 0 and claim_pool(state, hands[seat], seat):
             raise IllegalAction(Reason.WRONG_CLAIM, "the player holds a trump")
     if ev is not None:
         ev.append(E.Claimed(seat, card))
@@ -295,7 +334,9 @@ def first_attacker_chosen(state: State, seat: int, by_lot: bool, ev: EventSink) 
         limit = t.first_limit if state.bout == 0 else t.later_limit
         ev.append(E.FirstAttacker(seat, by_lot))
         ev.append(E.BoutStarted(seat, defender, -1 if limit == NO_LIMIT else limit))
-    return evolve(state, phase=LEAD, attacker=seat, defender=defender)
+    # двухкозырной: the defender's own trump is the trump of his bout
+    trump = state.seat_trumps[defender] if state.seat_trumps else None
+    return evolve(state, phase=LEAD, attacker=seat, defender=defender, trump=trump)
 
 
 def next_game(state: State) -> Game:

@@ -173,6 +173,9 @@ class State(NamedTuple):
     actors: tuple[int, ...]  # who may act now (derived, cached: `to_act` is asked constantly)
     table_ranks: int = 0  # derived, cached: the cards that may be thrown in (those whose rank
     # is on the table; дорожный: those that beat the latest defence card)
+    # двухкозырной: each seat's own trump suit, in seat order (empty with one common trump);
+    # `trump` is then the current defender's, the suit that decides every beat
+    seat_trumps: tuple[int, ...] = ()
 
     @property
     def n_players(self) -> int:

@@ -37,7 +37,7 @@ def public_view(state: State) -> PublicView:
         state.attacker, state.defender, state.taking, state.passed, state.shown,
         state.out, state.finish, state.discard, state.bout, state.claims, state.lot_among,
         result,
-    )
+    ) + ((state.seat_trumps,) if state.seat_trumps else ())
 
 
 def state_hash(state: State) -> bytes:

@@ -76,6 +76,9 @@ class Narrator:
         if isinstance(ev, E.HiddenTrumpRevealed):
             return _t(lang, f"the hidden trump is {self.card(ev.card)}: new trump",
                       f"потайной козырь {self.card(ev.card)} — новый козырь")
+        if isinstance(ev, E.PersonalTrump):
+            return _t(lang, f"{who(ev.seat)}'s own trump: {self.card(ev.card)}",
+                      f"личный козырь {who(ev.seat)}: {self.card(ev.card)}")
         if isinstance(ev, E.TrumpSwapped):
             return _t(lang, f"{self.card(ev.card)} swaps with {self.card(ev.old_card)}: new trump",
                       f"{self.card(ev.card)} меняется с {self.card(ev.old_card)} — новый козырь")

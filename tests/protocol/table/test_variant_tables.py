@@ -18,7 +18,8 @@ VARIANTS = [("perevodnoy_2", 2), ("perevodnoy_2", 3), ("parnomastny", 3), ("koro
             ("navalenny", 2), ("navalenny", 3), ("navalenny", 5), ("chukotsky", 2),
             ("chukotsky", 6),
             ("beskozyrny", 2), ("beskozyrny", 4), ("kozyrny", 2), ("kozyrny", 4),
-            ("amerikansky", 2), ("amerikansky", 4), ("dorozhny", 2), ("dorozhny", 5)]
+            ("amerikansky", 2), ("amerikansky", 4), ("dorozhny", 2), ("dorozhny", 5),
+            ("dvukhkozyrny", 2), ("dvukhkozyrny", 3), ("dvukhkozyrny", 5)]
 
 
 @pytest.mark.parametrize(("preset", "n"), VARIANTS)
