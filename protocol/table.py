@@ -18,6 +18,9 @@ Intent payload (the `Intent.action` bytes, canonical msgpack):
     [1, engine action, [[slot, tokens bytes|nil]...]]  a move, with each card's slot and, for a
                                                      card nobody has seen, the author's reveal
                                                      tokens for it
+    [2, suit]                                        невидимый: the dealer's party, who alone
+                                                     was shown the bottom stock card, announces
+                                                     its suit (then proves it, a ClassOp)
 (a deck message's bytes are the canonical encoding of its own wire form)
 """
 
@@ -42,12 +45,22 @@ from p2p_durak.protocol.mental.elgamal import unmask
 from p2p_durak.protocol.mental.errors import DeckError
 from p2p_durak.protocol.mental.messages import Message as DeckMessage
 from p2p_durak.protocol.mental.messages import Tokens, message_from_wire
-from p2p_durak.protocol.mental.ops import AuditOp, CoinOp, KeysOp, Op, RevealOp, ShowOp, ShuffleOp
+from p2p_durak.protocol.mental.ops import (
+    AuditOp,
+    ClassOp,
+    CoinOp,
+    KeysOp,
+    Op,
+    RevealOp,
+    ShowOp,
+    ShuffleOp,
+)
 from p2p_durak.protocol.mental.proofs import make_tokens, verify_tokens
 from p2p_durak.protocol.mental.state import Pending, SlotState, View
 
 DECK_STEP = 0
 MOVE = 1
+ANNOUNCE = 2
 
 
 def _lists(value: object) -> object:
@@ -267,6 +280,8 @@ class TableMachine:
     history: tuple[TableEvent, ...] = ()  # everything that happened, for the node to report
     _step_counter: int = 0
     _pending_chance: str = ""  # which chance outcome the open deck step feeds
+    _suit_due: bool = False  # невидимый: the dealer's party owes the suit announcement
+    _learned_now: tuple[int, ...] = ()  # own cards learned without a deck step (невидимый)
 
     def __post_init__(self) -> None:
         game = eng.make_game(self.rules, self.n_parties)  # validates rules and player count
@@ -316,6 +331,8 @@ class TableMachine:
         due = self.deck_due()
         if due or self.state is None:
             return due
+        if self._suit_due:
+            return (self._announcer(),)
         return tuple(sorted(self.party_of_seat[s] for s in eng.to_act(self.state) if s >= 0))
 
     def state_hash(self) -> bytes:
@@ -323,11 +340,22 @@ class TableMachine:
         return hashlib.sha256(b"p2p-durak/table/v1" + engine_hash + self.digest).digest()
 
     def owed(self) -> bytes | None:
-        """This party's deck message that is due now, as an intent payload."""
+        """This party's deck message that is due now, as an intent payload (or, невидимый, the
+        dealer's suit announcement)."""
         msg = self.deck.owed()
         if msg is None:
+            if self._suit_due and self.party == self._announcer():
+                return codec.encode((ANNOUNCE, self._seen_bottom_suit()))
             return None
         return codec.encode((DECK_STEP, _deck_bytes(msg)))
+
+    def _announcer(self) -> int:
+        assert self.state is not None
+        return self.party_of_seat[self.state.game.dealer]
+
+    def _seen_bottom_suit(self) -> int:
+        assert self.state is not None
+        return self.state.game.suit[self.deck.seen[self.stock_slots[-1]]]
 
     def legal(self) -> tuple[eng.Action, ...]:
         """This party's legal moves now (none while a deck step is open)."""
@@ -369,10 +397,12 @@ class TableMachine:
             raw = codec.decode(payload)
         except ProtocolError as exc:
             raise TableReject(party, f"undecodable intent: {exc}", "malformed") from exc
-        if not (isinstance(raw, tuple) and raw and raw[0] in (DECK_STEP, MOVE)):
+        if not (isinstance(raw, tuple) and raw and raw[0] in (DECK_STEP, MOVE, ANNOUNCE)):
             raise TableReject(party, "unknown intent kind", "malformed")
         if raw[0] == DECK_STEP:
             events = self._apply_deck(party, raw)
+        elif raw[0] == ANNOUNCE:
+            events = self._apply_announce(party, raw)
         else:
             events = self._apply_move(party, raw)
         self.digest = hashlib.sha256(self.digest + party.to_bytes(2, "big") + payload).digest()
@@ -393,6 +423,27 @@ class TableMachine:
         except DeckError as exc:
             raise TableReject(party, str(exc), "bad-proof") from exc
         return self._after_deck(deck_events)
+
+    def check_announce(self, party: int, raw: tuple[object, ...]) -> int:
+        """The suit of a well-formed, due announcement by `party`; else TableReject."""
+        if not self._suit_due or self.deck.pending_op() is not None:
+            raise TableReject(party, "no suit announcement is due", "wrong-phase")
+        if party != self._announcer():
+            raise TableReject(party, "only the dealer's seat announces the trump suit", "forged")
+        if len(raw) != 2 or type(raw[1]) is not int or not 0 <= raw[1] < 4:
+            raise TableReject(party, "an announcement is [2, suit 0..3]", "malformed")
+        return raw[1]
+
+    def _apply_announce(self, party: int, raw: tuple[object, ...]) -> list[TableEvent]:
+        """невидимый: the announced suit starts the announcer's proof that the bottom card is of
+        it; the engine learns the suit only once the proof has verified (ClassShown)."""
+        suit = self.check_announce(party, raw)
+        assert self.state is not None
+        game = self.state.game
+        candidates = tuple(c for c in range(self.n_cards) if game.suit[c] == suit)
+        self._suit_due = False
+        self._pending_chance = "suit"
+        return self._begin(ClassOp("trump-suit", self.stock_slots[-1], party, candidates))
 
     def _apply_move(self, party: int, raw: tuple[object, ...]) -> list[TableEvent]:
         if self.state is None or self.deck.pending_op() is not None:
@@ -484,8 +535,10 @@ class TableMachine:
     def _after_deck(self, deck_events: list[dev.Event]) -> list[TableEvent]:
         out: list[TableEvent] = []
         learned: list[int] = []
+        mine = self.hand_slots.get(self.my_seat, ())
         for ev in deck_events:
-            if isinstance(ev, dev.CardSeen):
+            # only cards of this party's hand (невидимый: the dealer also sees the bottom card)
+            if isinstance(ev, dev.CardSeen) and ev.slot in mine:
                 learned.append(ev.card_id)
         if learned and self.state is not None and self.party >= 0:
             self.state = eng.learn(self.state, self.my_seat, tuple(learned))
@@ -505,6 +558,10 @@ class TableMachine:
             elif isinstance(ev, dev.CardRevealed) and self._pending_chance == "reveal":
                 self._pending_chance = ""
                 out += self._engine(eng.Action(A.REVEAL, eng.CHANCE, (ev.card_id,)))
+            elif isinstance(ev, dev.ClassShown) and self._pending_chance == "suit":
+                self._pending_chance = ""
+                assert self.state is not None
+                out += self._engine(A.announce_suit(self.state.game.suit[ev.candidates[0]]))
             elif isinstance(ev, dev.AuditDone):
                 self.audit = self._check_claims(ev.cards)
                 out.append(self.audit)
@@ -533,6 +590,9 @@ class TableMachine:
         grants: list[tuple[int, tuple[int, ...]]] = []
         for ev in events:
             grants += self._track(before, action, ev)
+        if self._learned_now:
+            out.append(CardsLearned(self._learned_now))
+            self._learned_now = ()
         if grants:
             self._step_counter += 1
             step = "deal" if action.kind == A.DEAL else f"draw:{self._step_counter}"
@@ -576,8 +636,16 @@ class TableMachine:
         if isinstance(ev, E.Drew):
             slots, self.stock_slots = self.stock_slots[:ev.n], self.stock_slots[ev.n:]
             self.hand_slots[ev.seat] += slots
-            viewer: tuple[int, ...] = (self.party_of_seat[ev.seat],)
-            return [(s, viewer) for s in slots if self.deck.slots[s].card is None]
+            party = self.party_of_seat[ev.seat]
+            viewer: tuple[int, ...] = (party,)
+            # невидимый: the dealer's seat drawing the bottom card has seen it already
+            seen = [s for s in slots if party in self.deck.slots[s].viewers]
+            if seen and party == self.party and self.state is not None:
+                cards = tuple(self.deck.seen[s] for s in seen)
+                self.state = eng.learn(self.state, ev.seat, cards)
+                self._learned_now += cards
+            return [(s, viewer) for s in slots
+                    if self.deck.slots[s].card is None and s not in seen]
         if isinstance(ev, (E.Led, E.ThrewIn, E.Beat, E.Transferred)):
             cards = ev.cards if isinstance(ev, E.Led) else (ev.card,)
             if isinstance(ev, E.Transferred) and ev.shown:
@@ -614,6 +682,17 @@ class TableMachine:
         if self.deck.pending_op() is not None:
             return []
         phase = state.phase
+        if phase == Phase.REVEAL_TRUMP and state.game.rules.trump_rule == "bottom_suit_announced":
+            # невидимый: the dealer's seat is shown the bottom card, then announces its suit
+            if self._pending_chance == "suit-view":
+                self._pending_chance = ""
+                self._suit_due = True
+                return []
+            if self._suit_due or self._pending_chance == "suit":
+                return []
+            self._pending_chance = "suit-view"
+            return self._begin(ShowOp("trump-view", ((self.stock_slots[-1],
+                                                      (self._announcer(),)),)))
         if phase == Phase.REVEAL_TRUMP:
             slot = self.stock_slots[0] if self.stock_slots else \
                 self.hand_slots[last_dealt_seat(state.game)][-1]

@@ -15,7 +15,14 @@ from p2p_durak.protocol.errors import ProtocolError
 from p2p_durak.protocol.machine import MachineReject
 from p2p_durak.protocol.mental.errors import DeckError
 from p2p_durak.protocol.messages import Intent, RejectCode
-from p2p_durak.protocol.table import DECK_STEP, MOVE, TableMachine, TableReject, deck_message
+from p2p_durak.protocol.table import (
+    ANNOUNCE,
+    DECK_STEP,
+    MOVE,
+    TableMachine,
+    TableReject,
+    deck_message,
+)
 
 _CODES = {
     "malformed": RejectCode.MALFORMED,
@@ -47,9 +54,15 @@ class TableLogMachine:
             raw = codec.decode(intent.action)
         except ProtocolError as exc:
             raise MachineReject(RejectCode.MALFORMED, f"undecodable intent: {exc}") from exc
-        if not (isinstance(raw, tuple) and len(raw) >= 2 and raw[0] in (DECK_STEP, MOVE)):
+        if not (isinstance(raw, tuple) and len(raw) >= 2
+                and raw[0] in (DECK_STEP, MOVE, ANNOUNCE)):
             raise MachineReject(RejectCode.MALFORMED, "unknown intent kind")
-        if raw[0] == DECK_STEP:
+        if raw[0] == ANNOUNCE:
+            try:
+                state.check_announce(seat, raw)
+            except TableReject as exc:
+                raise _reject(exc) from exc
+        elif raw[0] == DECK_STEP:
             self._precheck_deck(state, seat, raw[1])
         else:
             self._precheck_move(state, seat, raw)

@@ -60,6 +60,11 @@ def deal() -> Action:
     return Action(DEAL, CHANCE)
 
 
+def announce_suit(suit: int) -> Action:
+    """невидимый: chance announces only the suit of the bottom stock card (the trump)."""
+    return Action(REVEAL, CHANCE, (), suit)
+
+
 def reveal(card: int) -> Action:
     return Action(REVEAL, CHANCE, (card,))
 

@@ -130,7 +130,8 @@ def step_any(state: State, action: object) -> State:
 _CHANCE_KINDS: Final = (1 << A.DEAL) | (1 << A.REVEAL) | (1 << A.LOT)
 _NO_CARD_KINDS: Final = (1 << A.DEAL) | (1 << A.LOT) | (1 << A.NO_TRUMP) | (1 << A.TAKE) \
     | (1 << A.PASS)
-_TARGET_KINDS: Final = (1 << A.BEAT) | (1 << A.LOT)
+# a reveal has a target only as a suit announcement (невидимый), which on_reveal checks
+_TARGET_KINDS: Final = (1 << A.BEAT) | (1 << A.LOT) | (1 << A.REVEAL)
 
 
 def _checked(action: object, n_players: int) -> Action:
@@ -149,7 +150,8 @@ def _checked(action: object, n_players: int) -> Action:
         raise IllegalAction(Reason.BAD_ACTION, "the cards are a tuple of integers")
     bit = 1 << kind if 0 <= kind < 12 else 0
     if target != -1 and not bit & _TARGET_KINDS:
-        raise IllegalAction(Reason.BAD_ACTION, "only a beat and a lot have a target")
+        raise IllegalAction(Reason.BAD_ACTION, "only a beat, a lot and a suit announcement "
+                            "have a target")
     if cards and bit & _NO_CARD_KINDS:
         raise IllegalAction(Reason.BAD_ACTION, "this action names no cards")
     if bit & _CHANCE_KINDS:

@@ -222,6 +222,16 @@ _P: list[Preset] = [
            _comp(trump_rule="per_player_turned", trump_perspective="defender",
                  trump_indicators="out_of_play", first_attacker_first_game="lowest_own_trump"),
            players=(2, 3, 4, 5)),
+    Preset("nevidimy", "Дурак невидимый", "Invisible durak", f"{COMPENDIUM}: «Дурак невидимый»",
+           "Nobody turns the trump card: the deal looks at the bottom card of the stock and "
+           "announces only its suit, which is trump. The card stays face down and is drawn "
+           "last. Over the network the dealer's seat sees it and proves the suit.",
+           "Козырь не открывают: сдающий смотрит нижнюю карту колоды и объявляет только её "
+           "масть — она козырная. Карта остаётся закрытой и достаётся последней. По сети её "
+           "видит место сдающего и доказывает масть.",
+           _comp(trump_rule="bottom_suit_announced", dealer_first_game="outsider",
+                 dealer_next_game="outsider"),
+           players=(2, 3, 4, 5)),
 ]
 
 
@@ -276,9 +286,6 @@ _P += [
     _pending_preset("navalenny", "Дурак наваленный", "Heaped durak",
                     "Whole deck dealt; the last dealt card shows the trump; no stock.",
                     deal_mode="whole_deck", trump_rule="last_dealt_card", refill_rule="none"),
-    _pending_preset("nevidimy", "Дурак невидимый", "Invisible durak",
-                    "Only the trump suit is announced; the card is never shown.",
-                    trump_rule="bottom_suit_announced", dealer_first_game="outsider"),
     _pending_preset("oborotny", "Дурак оборотный", "Backwards durak",
                     "Hands held backwards: others see your cards, you do not.",
                     hand_visibility="others_only", invalid_play_penalty=(("on", "take"),)),

@@ -242,15 +242,15 @@ IMPLEMENTED: dict[str, frozenset[Any]] = {
     "trump_rule": frozenset({"turned_under_stock", "last_dealt_card", "shown_then_set_aside",
                              "fixed_suit:spades", "fixed_suit:clubs",
                              "fixed_suit:diamonds", "fixed_suit:hearts", "none",
-                             "per_player_turned"}),
+                             "per_player_turned", "bottom_suit_announced"}),
     "trump_card_drawn": frozenset({True}),
     "trump_when_no_stock": frozenset({"last_dealt_card", "forbid"}),
     "trump_perspective": frozenset({"common", "defender"}),
     "trump_change": frozenset({"none", "hidden_second", "swap_on_defence"}),
     "hidden_trump_card": frozenset({"out_of_play"}),
     "fixed_trump_indicator_draw": frozenset({False}),
-    "dealer_first_game": frozenset({"lot"}),
-    "dealer_next_game": frozenset({"durak"}),
+    "dealer_first_game": frozenset({"lot", "outsider"}),
+    "dealer_next_game": frozenset({"durak", "outsider"}),
     "first_attacker_first_game": frozenset({"lowest_trump", "lowest_card", "lowest_own_trump"}),
     "first_attacker_fallback": frozenset({"lot"}),
     "first_attacker_tiebreak": frozenset({"lot"}),
@@ -392,6 +392,10 @@ def validate(rules: RuleSet, n_players: int | None = None) -> None:
                         "lowest own trump leading and the indicators out of play",
                         "личный козырь у каждого требует козыря отбивающегося, первого хода с "
                         "младшего своего козыря и открытых карт вне игры")
+    if rules.trump_rule == "bottom_suit_announced" and (rules.trump_change != "none"
+                                                        or rules.transfer_by_showing != "off"):
+        raise RuleError("trump_rule", "an announced trump suit has no card to swap or show",
+                        "у объявленной козырной масти нет карты для замены или показа")
     if per_player and (rules.transfer_by_showing != "off" or rules.trump_change != "none"):
         raise RuleError("trump_rule", "personal trumps are not shown for a transfer and do not "
                         "change", "личные козыри не показывают для перевода и не меняют")
@@ -456,6 +460,9 @@ def validate_players(rules: RuleSet, n_players: int) -> None:
                         f" trump) do not fit in {n_cards} cards",
                         f"{n_players} рук по {rules.hand_size} (и потайной козырь) не помещаются"
                         f" в {n_cards} карт")
+    if dealt >= n_cards and rules.trump_rule == "bottom_suit_announced":
+        raise RuleError("players", "no stock is left for the bottom card that sets the trump",
+                        "не остаётся колоды, нижняя карта которой задаёт козырь")
     if (dealt == n_cards and rules.trump_rule == "turned_under_stock"
             and rules.trump_when_no_stock == "forbid"):
         raise RuleError("trump_when_no_stock", "no card is left to turn for the trump",

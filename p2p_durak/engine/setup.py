@@ -147,6 +147,11 @@ def chance_outcomes(state: State) -> list[Action]:
         return [A.Action(A.DEAL, CHANCE)]
     if phase == LOT:
         return [A.Action(A.LOT, CHANCE, (), s) for s in state.lot_among]
+    if phase == REVEAL_TRUMP and state.game.rules.trump_rule == "bottom_suit_announced":
+        if state.reveal_card >= 0:
+            return [A.announce_suit(state.game.suit[state.reveal_card])]
+        unknown = state.game.all_cards & ~known_cards(state)
+        return [A.announce_suit(s) for s in range(4) if unknown & state.game.suit_mask[s]]
     if phase in (REVEAL_TRUMP, REVEAL_HIDDEN):
         if state.reveal_card >= 0:
             return [A.Action(A.REVEAL, CHANCE, (state.reveal_card,))]
@@ -172,6 +177,10 @@ def on_deal(state: State, ev: EventSink) -> State:
         ev.append(E.Dealt(game.dealer, tuple(h.bit_count() + c for h, c in zip(hands, hidden,
                                                                                 strict=True))))
     trump_rule = rules.trump_rule
+    if trump_rule == "bottom_suit_announced":
+        # невидимый: the bottom card of the stock stays face down; only its suit is announced
+        return evolve(state, phase=REVEAL_TRUMP, hands=tuple(hands), hidden=tuple(hidden),
+                      stock=stock, reveal_card=stock[-1])
     if trump_rule in _TURNED:
         reveal = stock[0] if stock else dealt[-1]
         return evolve(state, phase=REVEAL_TRUMP, hands=tuple(hands), hidden=tuple(hidden),
@@ -185,6 +194,10 @@ def on_deal(state: State, ev: EventSink) -> State:
 
 
 def on_reveal(state: State, action: Action, ev: EventSink) -> State:
+    if state.game.rules.trump_rule == "bottom_suit_announced" and state.phase == REVEAL_TRUMP:
+        return on_suit_announced(state, action, ev)
+    if action.target != -1:
+        raise IllegalAction(Reason.BAD_CHANCE, "only the невидимый trump is announced by suit")
     if len(action.cards) != 1:
         raise IllegalAction(Reason.BAD_CHANCE, "a reveal shows one card")
     card = action.cards[0]
@@ -228,6 +241,25 @@ def on_reveal(state: State, action: Action, ev: EventSink) -> State:
         state = evolve(state, hands=hands, hidden=hidden, trump=suit, trump_card=card,
                        reveal_card=UNKNOWN)
     return choose_first_attacker(state, ev)
+
+
+def on_suit_announced(state: State, action: Action, ev: EventSink) -> State:
+    """невидимый: «сдатчик смотрит нижнюю карту колоды и объявляет всем игрокам масть этой
+    карты. Эта масть козырная.» The card stays the face-down bottom of the stock, drawn last.
+    A full state checks the suit; a partial view cannot (over the deck, the announcer proves
+    it: see protocol/table.py)."""
+    suit = action.target
+    if action.cards or not 0 <= suit < 4:
+        raise IllegalAction(Reason.BAD_CHANCE, "a suit announcement names a suit and no card")
+    game = state.game
+    if state.reveal_card >= 0 and game.suit[state.reveal_card] != suit:
+        raise IllegalAction(Reason.BAD_CHANCE, "the bottom card is not of that suit")
+    if not (game.all_cards & ~known_cards(state) & game.suit_mask[suit]) \
+            and state.reveal_card < 0:
+        raise IllegalAction(Reason.BAD_CHANCE, "no unseen card is of that suit")
+    if ev is not None:
+        ev.append(E.TrumpRevealed(NO_CARD, suit))
+    return choose_first_attacker(evolve(state, trump=suit, reveal_card=UNKNOWN), ev)
 
 
 def personal_trump_turned(state: State, card: int, suit: int, ev: EventSink) -> State:
@@ -358,4 +390,7 @@ def next_game(state: State) -> Game:
         first = (durak + 1) % n
     else:
         first = None
-    return make_game(rules, n, durak, first, game.game_index + 1)
+    # невидимый: an outsider deals every game; in software the shared deal protocol, which
+    # keeps dealing from the same place
+    dealer = game.dealer if rules.dealer_next_game == "outsider" else durak
+    return make_game(rules, n, dealer, first, game.game_index + 1)

@@ -518,11 +518,12 @@ class GameRunner:
         owed = table.owed()
         if owed is not None:
             msg = table.deck.owed()
-            assert msg is not None
-            coin = table.deck.coin_secret(msg.step)
-            # Durable before it is sent (a restarted node must send the same message again):
-            # the fsync runs off the event loop.
-            await offload.run_sync(lambda: self.journal.record_made(msg, coin))
+            if msg is not None:  # else an announcement (невидимый), derived again on restart
+                made = msg
+                coin = table.deck.coin_secret(made.step)
+                # Durable before it is sent (a restarted node must send the same message
+                # again): the fsync runs off the event loop.
+                await offload.run_sync(lambda: self.journal.record_made(made, coin))
             await self._carry_out(self._submit(owed, "deck"))
             return
         legal = table.legal()

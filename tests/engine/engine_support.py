@@ -7,7 +7,7 @@ clockwise, starting at the dealer's left) and where it puts the trump card and t
 
 The action notation is one line per action, used by the scenarios and the golden games:
 
-    deal | reveal 7♦ | lot 2
+    deal | reveal 7♦ | announce D | lot 2
     0 claim 6♦ | 0 no_trump
     0 lead 6♠ 6♥ | 2 throw 6♦ | 1 beat 7♠ on 6♠ | 1 transfer 6♣ | 1 show 6♦
     1 take | 2 pass
@@ -112,6 +112,8 @@ def format_action(state: State, action: Action) -> str:
     kind = action.kind
     if kind == A.DEAL:
         return "deal"
+    if kind == A.REVEAL and not action.cards:
+        return "announce " + "SCDH"[action.target]  # невидимый: only the suit
     if kind == A.REVEAL:
         return "reveal " + card_text(game, action.cards[0])
     if kind == A.LOT:
@@ -128,6 +130,8 @@ def parse_action(state: State, text: str) -> Action:
     words = text.split()
     if words == ["deal"]:
         return A.deal()
+    if words[0] == "announce":
+        return A.announce_suit("SCDH".index(words[1]))
     if words[0] == "reveal":
         return A.reveal(card(game, words[1]))
     if words[0] == "lot":

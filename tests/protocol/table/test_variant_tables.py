@@ -19,7 +19,8 @@ VARIANTS = [("perevodnoy_2", 2), ("perevodnoy_2", 3), ("parnomastny", 3), ("koro
             ("chukotsky", 6),
             ("beskozyrny", 2), ("beskozyrny", 4), ("kozyrny", 2), ("kozyrny", 4),
             ("amerikansky", 2), ("amerikansky", 4), ("dorozhny", 2), ("dorozhny", 5),
-            ("dvukhkozyrny", 2), ("dvukhkozyrny", 3), ("dvukhkozyrny", 5)]
+            ("dvukhkozyrny", 2), ("dvukhkozyrny", 3), ("dvukhkozyrny", 5),
+            ("nevidimy", 2), ("nevidimy", 3), ("nevidimy", 5)]
 
 
 @pytest.mark.parametrize(("preset", "n"), VARIANTS)
@@ -93,3 +94,106 @@ def test_kozyrny_swaps_the_trump_slot_and_every_draw_agrees() -> None:
     assert m.deck.slots[m.trump_slot].card == swaps[-1].card
     for machine in machines:
         assert machine.audit == AuditFinished(())
+
+
+def _until_trump_known(machines: list[TableMachine], seed: int) -> None:
+    import random
+
+    from .test_table_machine import _deliver
+
+    rng = random.Random(seed)
+    while machines[0].state is None or machines[0].state.phase <= eng.Phase.REVEAL_TRUMP:
+        due = [(p, msg) for p, m in enumerate(machines) if (msg := m.owed()) is not None]
+        assert due, "nobody owes anything before the trump is known"
+        _deliver(machines, *rng.choice(due))
+
+
+def test_nevidimy_only_the_suit_is_proven_and_the_card_stays_closed() -> None:
+    """невидимый over the deck: the dealer's seat alone is shown the bottom stock card and proves
+    its suit (a ClassOp); every machine takes the suit only from the verified proof, and no
+    other party can open the card."""
+    machines = _table(3, "nevidimy", seed=51)
+    _until_trump_known(machines, 51)
+    m = machines[0]
+    assert m.state is not None
+    bottom = m.stock_slots[-1]
+    dealer_party = m.party_of_seat[m.state.game.dealer]
+    viewers = {p for p, mm in enumerate(machines) if bottom in mm.deck.seen}
+    assert viewers == {dealer_party}
+    card = machines[dealer_party].deck.seen[bottom]
+    assert {mm.state.trump for mm in machines if mm.state} == {m.state.game.suit[card]}
+    assert all(mm.state is not None and mm.state.trump_card < 0 for mm in machines)
+    assert m.deck.slots[bottom].card is None  # not open to everyone
+    # and the dealer's own view did not take the bottom card into his hand
+    dealer_state = machines[dealer_party].state
+    assert dealer_state is not None
+    assert not (dealer_state.hands[m.state.game.dealer] >> card) & 1
+
+
+def test_nevidimy_a_false_suit_is_refused_by_the_proof() -> None:
+    """A dealer who announces another suit cannot prove it: his proof is refused, naming him."""
+    from p2p_durak.protocol import codec
+    from p2p_durak.protocol.mental.errors import DeckUsageError
+    from p2p_durak.protocol.mental.messages import ClassProof
+    from p2p_durak.protocol.mental.ops import ClassOp
+    from p2p_durak.protocol.mental.proofs import prove_one_of
+    from p2p_durak.protocol.table import ANNOUNCE, DECK_STEP, TableReject
+
+    machines = _table(2, "nevidimy", seed=52)
+    rng_seed = 52
+    import random
+
+    from .test_table_machine import _deliver
+
+    rng = random.Random(rng_seed)
+    while not any(m._suit_due for m in machines):
+        due = [(p, msg) for p, m in enumerate(machines) if (msg := m.owed()) is not None]
+        _deliver(machines, *rng.choice(due))
+    m = machines[0]
+    assert m.state is not None
+    dealer_party = m.party_of_seat[m.state.game.dealer]
+    true_suit = machines[dealer_party]._seen_bottom_suit()
+    false = codec.encode((ANNOUNCE, (true_suit + 1) % 4))
+    other = 1 - dealer_party
+    with pytest.raises(TableReject):  # only the dealer's seat announces
+        machines[0].fork().apply(other, false)
+    for machine in machines:
+        machine.apply(dealer_party, false)
+    # an honest deck will not make a false proof; a cheater's is forged by hand
+    with pytest.raises(DeckUsageError):
+        machines[dealer_party].owed()
+    deck = machines[dealer_party].deck
+    op = deck.pending_op()
+    assert op is not None
+    assert isinstance(op.op, ClassOp)
+    c1, targets = deck.class_statement(op.op.slot, dealer_party, op.op.candidates)
+    forged = prove_one_of(deck.ctx(op.op.step, dealer_party), deck._secret, deck.public_key, c1,
+                          targets, 0, deck.rng)
+    message = ClassProof(deck.game_id, op.op.step, dealer_party, op.op.slot, op.op.candidates,
+                         forged)
+    proof = codec.encode((DECK_STEP, codec.encode(message.to_wire())))
+    for machine in machines:
+        if machine.party != dealer_party:
+            with pytest.raises(TableReject) as caught:
+                machine.apply(dealer_party, proof)
+            assert (caught.value.party, caught.value.code) == (dealer_party, "bad-proof")
+    assert all(mm.state is not None and mm.state.phase == eng.Phase.REVEAL_TRUMP
+               for mm in machines if mm.party != dealer_party)
+
+
+def test_nevidimy_games_where_the_dealer_draws_the_bottom_card_finish() -> None:
+    """The dealer's seat, having seen the bottom card, draws it without a new deck step."""
+    from p2p_durak.engine import events as E
+    from p2p_durak.protocol.table import Moved
+
+    dealer_drew_last = 0
+    for seed in range(70, 76):
+        machines = _table(2, "nevidimy", seed=seed)
+        _run(machines, seed=seed)
+        m = machines[0]
+        assert m.state is not None
+        draws = [ev.seat for h in m.history if isinstance(h, Moved) for ev in h.events
+                 if isinstance(ev, E.Drew)]
+        dealer_drew_last += bool(draws) and draws[-1] == m.state.game.dealer
+        assert all(mm.audit == AuditFinished(()) for mm in machines)
+    assert dealer_drew_last

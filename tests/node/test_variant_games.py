@@ -1,0 +1,31 @@
+"""Compendium variants with their own mechanics, played whole by bots between nodes over the
+network stack and the mental-poker deck (issue 8: "a networked game of it with bots")."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+import trio
+import trio.testing
+from node_support import play_table
+
+from p2p_durak import engine as eng
+from p2p_durak.node.players import BotPlayer
+from p2p_durak.protocol.table import AuditFinished
+
+
+@pytest.mark.parametrize(("preset", "n"), [("kozyrny", 2), ("dvukhkozyrny", 3),
+                                           ("nevidimy", 3)])
+async def test_bots_play_the_variant_over_the_network(
+        preset: str, n: int, tmp_path: Path, autojump_clock: trio.testing.MockClock) -> None:
+    players = [BotPlayer(level="easy", seed=n * 100 + i) for i in range(n)]
+    nodes = await play_table(tmp_path, players, preset, seed=n + 17)  # bounded in virtual time
+    tables = [node.runner.log.state for node in nodes if node.runner is not None]
+    assert len(tables) == n
+    for node in nodes:
+        assert node.runner is not None
+        assert node.runner.diagnosis is None, node.runner.diagnosis
+    assert all(t.state is not None and t.state.result is not None for t in tables)
+    assert len({eng.state_hash(t.state) for t in tables if t.state is not None}) == 1
+    assert all(t.audit == AuditFinished(()) for t in tables)
