@@ -71,6 +71,10 @@ class EventText:
             if event.cards and event.seat == self.me:
                 return m("DrewCards", who=who(event.seat), cards=c.many(event.cards))
             return m("Drew", who=who(event.seat), n=event.n)
+        if isinstance(event, E.Unlocked):
+            if event.cards and event.seat == self.me:
+                return m("UnlockedCards", who=who(event.seat), cards=c.many(event.cards))
+            return m("Unlocked", who=who(event.seat), n=event.n)
         if isinstance(event, E.PlayerOut):
             return m("PlayerOut", who=who(event.seat))
         return m("GameOver")

@@ -88,6 +88,7 @@ CATALOGUE: dict[str, tuple[str, str]] = {
     "timer.left": ("time {s} s", "время {s} с"),
     "you": ("you", "вы"),
     "cards_n": ("{n} {cards}", "{n} {cards}"),
+    "locked_n": ("+{n} locked", "+{n} закрыто"),
     "bot": ("bot", "бот"),
     "role.attacking": ("attacking", "ходит"),
     "role.throwing": ("may throw in", "подкидывает"),
@@ -243,6 +244,8 @@ EVENTS: dict[str, tuple[str, str]] = {
     "Took": ("{who} takes {n} {cards}", "{who} берёт {n} {cards}"),
     "Drew": ("{who} draws {n}", "{who} добирает {n}"),
     "DrewCards": ("{who} draws {cards}", "{who} добирает {cards}"),
+    "Unlocked": ("{who}: {n} locked opened", "{who}: открыто закрытых {n}"),
+    "UnlockedCards": ("{who} unlocks {cards}", "{who} открывает {cards}"),
     "PlayerOut": ("{who} is out", "{who} выходит"),
     "GameOver": ("Game over", "Партия окончена"),
 }

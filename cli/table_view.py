@@ -172,6 +172,9 @@ def _players(snap: TableSnapshot, look: Look, width: int) -> list[Line]:
                       (style, _cell(name, 22 - (2 if team else 0))),
                       ("class:player.count", _cell(m("cards_n", n=state.hand_size(seat)), 9)),
                       (role_style, _cell(role, 13)),
+                      # магаданский: the locked cards lying face down before the player
+                      ("class:player.count", m("locked_n", n=len(state.locked[seat])) + " "
+                       if state.locked and state.locked[seat] else ""),
                       ("class:player.duraks", m("duraks_n", n=duraks) if duraks else "")]
         lines.append(fit(line, width))
     if game.rules.teams != "none":

@@ -271,6 +271,7 @@ class TableMachine:
     stock_slots: list[int] = field(default_factory=list)
     hand_slots: dict[int, list[int]] = field(default_factory=dict)
     table_slots: list[int] = field(default_factory=list)
+    locked_slots: dict[int, list[int]] = field(default_factory=dict)  # магаданский, per seat
     discard_slots: list[int] = field(default_factory=list)
     hidden_slot: int = -1
     trump_slot: int = -1
@@ -298,6 +299,7 @@ class TableMachine:
         twin.stock_slots = list(self.stock_slots)
         twin.hand_slots = {k: list(v) for k, v in self.hand_slots.items()}
         twin.table_slots = list(self.table_slots)
+        twin.locked_slots = {k: list(v) for k, v in self.locked_slots.items()}
         twin.discard_slots = list(self.discard_slots)
         twin.claims = list(self.claims)
         return twin
@@ -606,12 +608,24 @@ class TableMachine:
         if isinstance(ev, E.Dealt):
             count = sum(ev.per_seat)
             grants: list[tuple[int, tuple[int, ...]]] = []
+            lock = before.game.rules.locked_cards
             for k in range(count):
                 seat = (ev.dealer + 1 + k) % n
+                if k // n < lock:
+                    # магаданский: a locked card is a slot nobody is shown, its owner neither
+                    self.locked_slots.setdefault(seat, []).append(k)
+                    continue
                 self.hand_slots[seat].append(k)
                 grants.append((k, (self.party_of_seat[seat],)))
             self.stock_slots = list(range(count, self.n_cards))
             return grants
+        if isinstance(ev, E.Unlocked):
+            # the owner is shown the slot now (the deck's key shares, with their proofs)
+            slots = self.locked_slots[ev.seat][:ev.n]
+            self.locked_slots[ev.seat] = self.locked_slots[ev.seat][ev.n:]
+            # in front: the last slot of the dealer's hand stays his last dealt card (SP2)
+            self.hand_slots[ev.seat] = slots + self.hand_slots[ev.seat]
+            return [(s, (self.party_of_seat[ev.seat],)) for s in slots]
         if isinstance(ev, E.TrumpRevealed) and ev.card >= 0:
             if self.stock_slots:
                 self.trump_slot = self.stock_slots.pop(0)

@@ -182,10 +182,13 @@ def determinize(view: State, knowledge: Knowledge, rng: random.Random) -> State:
     for i, card in enumerate(stock):
         if card == UNKNOWN:
             stock[i] = rest.pop()
+    # магаданский: the locked cards nobody has seen
+    locked = tuple(tuple(rest.pop() if card == UNKNOWN else card for card in pile)
+                   for pile in view.locked)
     reveal_card = view.reveal_card
     if view.hidden_trump == UNKNOWN and reveal_card == UNKNOWN and view.phase > REVEAL_TRUMP:
         reveal_card = rest.pop()
     if rest:
         raise AssertionError(f"{len(rest)} unseen cards have no place in the view")
     return view._replace(hands=tuple(hands), hidden=(0,) * game.n_players, stock=tuple(stock),
-                         reveal_card=reveal_card)
+                         reveal_card=reveal_card, locked=locked)

@@ -90,7 +90,7 @@ class LocalTable:
             if isinstance(event, E.Dealt):
                 for seat, bot in enumerate(self.bots):
                     bot.learn(cards_of(self.state.hands[seat]))
-            elif isinstance(event, E.Drew):
+            elif isinstance(event, (E.Drew, E.Unlocked)):  # магаданский: an unlocked card
                 self.bots[event.seat].learn(event.cards)
 
     def play(self, max_seat_actions: int = MAX_SEAT_ACTIONS) -> Played:

@@ -532,7 +532,7 @@ def _settle(state: State, phase: int, hands: tuple[int, ...], hidden: tuple[int,
             state.hidden_trump, state.reveal_card, table, covers, table_by, state.attacker,
             defender, taking, passed, shown, state.out, state.finish, state.discard,
             state.bout, state.claims, state.lot_among, state.result, actors, ranks,
-            state.seat_trumps))
+            state.seat_trumps, state.locked))
         return s
     return _end_bout(state, hands, hidden, table, covers, table_by, defender, taking, ev)
 
@@ -546,10 +546,11 @@ def _end_bout(state: State, hands: tuple[int, ...], hidden: tuple[int, ...],
     if game.tables.swap_trump and not took:
         stock, covers, trump, trump_card = swap_trump(game.suit, stock, covers, state.shown,
                                                       trump, trump_card, ev)
+    locked = list(state.locked) if state.locked else None
     phase, stock, out, finish, discard, result, attacker, defender = close_bout(
         game.tables, game.rank, new_hands, new_hidden, stock, table, covers, table_by,
         state.attacker, defender, took, state.out, state.finish, state.discard, state.bout,
-        state.hidden_trump, ev)
+        state.hidden_trump, ev, locked)
     actors = _NO_ACTORS if phase == OVER else (
         game.tables.solo[attacker] if phase == PHASE_LEAD else (CHANCE,))
     if state.seat_trumps:
@@ -558,7 +559,7 @@ def _end_bout(state: State, hands: tuple[int, ...], hidden: tuple[int, ...],
         game, phase, tuple(new_hands), tuple(new_hidden), stock, trump, trump_card,
         state.hidden_trump, state.reveal_card, (), (), (), attacker, defender, False, 0, 0, out,
         finish, discard, state.bout + 1, state.claims, state.lot_among, result, actors, 0,
-        state.seat_trumps))
+        state.seat_trumps, state.locked if locked is None else tuple(locked)))
     return s
 
 
@@ -584,8 +585,8 @@ def close_bout(t: GameTables, rank: tuple[int, ...], hands: list[int], hidden: l
                stock: tuple[int, ...], table: Sequence[int], covers: Sequence[int],
                table_by: Sequence[int], attacker: int, defender: int, took: bool, out: int,
                finish: tuple[int, ...], discard: int, bout: int, hidden_trump: int,
-               ev: EventSink) -> tuple[int, tuple[int, ...], int, tuple[int, ...], int,
-                                       Result | None, int, int]:
+               ev: EventSink, locked: list[tuple[int, ...]] | None = None) -> tuple[
+                   int, tuple[int, ...], int, tuple[int, ...], int, Result | None, int, int]:
     """Close a bout nobody can act in any more: the table goes to the taker or the discard,
     hands are refilled (in place), players with no cards leave once the stock is empty, and
     the game ends or the next bout starts. Returns the next phase, stock, out mask, finish
@@ -604,8 +605,16 @@ def close_bout(t: GameTables, rank: tuple[int, ...], hands: list[int], hidden: l
         discard |= table_mask
         if ev is not None:
             ev.append(E.Discarded(cards_of(table_mask)))
+        if locked is not None and locked[defender]:
+            # магаданский: «если он сделает отбой ... По одной карте становится доступной»
+            unlock(hands, hidden, locked, defender, 1, ev)
     if stock and t.refill != REFILL_NONE:
-        stock = _refill(t, hands, hidden, stock, attacker, defender, out, bout, ev)
+        stock = _refill(t, hands, hidden, stock, attacker, defender, out, bout, ev, locked)
+    if locked is not None and not stock:
+        # «Когда закончится колода, то все недоступные карты, становятся доступными»
+        for seat in t.order[attacker]:
+            if locked[seat]:
+                unlock(hands, hidden, locked, seat, len(locked[seat]), ev)
     held_before = out
     # refill none (чукотский): the stock is set aside, so an empty hand leaves at once
     if not stock or t.refill == REFILL_NONE:
@@ -631,9 +640,23 @@ def close_bout(t: GameTables, rank: tuple[int, ...], hands: list[int], hidden: l
     return phase, stock, out, finish, discard, None, attacker, defender
 
 
+def unlock(hands: list[int], hidden: list[int], locked: list[tuple[int, ...]], seat: int,
+           n: int, ev: EventSink) -> None:
+    """магаданский: the first `n` locked cards of `seat` go into his hand (the lists in place);
+    a card this state does not know joins the hand's hidden part."""
+    pile = locked[seat]
+    cards, locked[seat] = pile[:n], pile[n:]
+    known = tuple(c for c in cards if c >= 0)
+    for card in known:
+        hands[seat] |= 1 << card
+    hidden[seat] += len(cards) - len(known)
+    if ev is not None:
+        ev.append(E.Unlocked(seat, len(cards), known))
+
+
 def _refill(t: GameTables, hands: list[int], hidden: list[int], stock: tuple[int, ...],
             attacker: int, defender: int, out: int, bout: int,
-            ev: EventSink) -> tuple[int, ...]:
+            ev: EventSink, locked: list[tuple[int, ...]] | None = None) -> tuple[int, ...]:
     """Draw up to the hand size in the refill order (the lists in place); the stock left.
     only_when_empty: only empty hands draw (a full hand); progressive: the target is the
     number of completed bouts + 1, with `bout` the index of the bout just closed."""
@@ -647,6 +670,8 @@ def _refill(t: GameTables, hands: list[int], hidden: list[int], stock: tuple[int
         if when_empty and (hands[seat] or hidden[seat]):
             continue
         need = hand_size - hands[seat].bit_count() - hidden[seat]
+        if locked is not None:
+            need -= len(locked[seat])  # магаданский: locked cards are still his
         if need <= 0:
             continue
         drawn, stock = stock[:need], stock[need:]

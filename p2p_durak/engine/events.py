@@ -99,6 +99,14 @@ class Drew(NamedTuple):
     cards: tuple[int, ...]  # the cards this state knows (all of them in a full state)
 
 
+class Unlocked(NamedTuple):
+    """магаданский: `n` locked cards of `seat` became usable (into his hand)."""
+
+    seat: int
+    n: int
+    cards: tuple[int, ...]  # the cards this state knows (all of them in a full state)
+
+
 class PlayerOut(NamedTuple):
     seat: int
 
@@ -111,7 +119,7 @@ class GameOver(NamedTuple):
 
 Event = (Dealt | TrumpRevealed | HiddenTrumpRevealed | TrumpSwapped | PersonalTrump | Claimed
          | FirstAttacker | BoutStarted | Led | ThrewIn | Beat | Transferred | TakeDeclared
-         | Passed | Discarded | Took | Drew | PlayerOut | GameOver)
+         | Passed | Discarded | Took | Drew | Unlocked | PlayerOut | GameOver)
 
 EventSink = list[Event] | None
 """Where transitions append their events; None when the caller (a simulation) wants none."""

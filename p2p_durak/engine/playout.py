@@ -91,7 +91,7 @@ class _Board:
     `State`."""
 
     __slots__ = ("actors", "attacker", "bout", "covers", "defender", "discard", "finish",
-                 "hands", "origin", "out", "passed", "phase", "rank", "ranks", "result",
+                 "hands", "locked", "origin", "out", "passed", "phase", "rank", "ranks", "result",
                  "shown", "stock", "t", "table", "table_by", "taking", "trump", "trump_card",
                  "uncovered", "zeros")
 
@@ -121,6 +121,8 @@ class _Board:
         self.result: Result | None = state.result
         self.trump: int = state.trump  # козырной changes it between bouts
         self.trump_card: int = state.trump_card
+        # магаданский: the locked piles change as bouts close; None when nothing is locked
+        self.locked: list[tuple[int, ...]] | None = list(state.locked) if state.locked else None
 
     def to_state(self) -> State:
         s = self.origin
@@ -130,7 +132,8 @@ class _Board:
             s.hidden_trump, s.reveal_card, tuple(self.table), tuple(self.covers),
             tuple(self.table_by), self.attacker, self.defender, self.taking, self.passed,
             self.shown, self.out, self.finish, self.discard, self.bout, s.claims, s.lot_among,
-            self.result, self.actors, self.ranks, s.seat_trumps))
+            self.result, self.actors, self.ranks, s.seat_trumps,
+            s.locked if self.locked is None else tuple(self.locked)))
         return state
 
     def play(self, x: int, log: list[Action] | None) -> int:
@@ -253,7 +256,7 @@ class _Board:
          self.attacker, self.defender) = close_bout(
             self.t, self.rank, self.hands, self.zeros, self.stock, self.table, covers,
             self.table_by, self.attacker, self.defender, self.taking, self.out, self.finish,
-            self.discard, self.bout, self.origin.hidden_trump, None)
+            self.discard, self.bout, self.origin.hidden_trump, None, self.locked)
         self.bout += 1
         if self.origin.seat_trumps:
             self.trump = self.origin.seat_trumps[self.defender]

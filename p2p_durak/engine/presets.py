@@ -232,6 +232,15 @@ _P: list[Preset] = [
            _comp(trump_rule="bottom_suit_announced", dealer_first_game="outsider",
                  dealer_next_game="outsider"),
            players=(2, 3, 4, 5)),
+    Preset("magadansky", "Дурак магаданский", "Magadan durak",
+           f"{COMPENDIUM}: «Дурак магаданский»",
+           "Of the six cards dealt, five lie locked face down before each player — nobody, not "
+           "even he, sees them; only one is in hand. Each successful defence unlocks one; when "
+           "the stock is gone all unlock. Locked cards count toward the refill to six.",
+           "Из шести сданных карт пять лежат перед игроком закрытыми — их никто не видит, даже "
+           "он сам; на руке одна. Каждый отбой открывает ему одну; когда колода кончится, "
+           "открываются все. Закрытые карты считаются при доборе до шести.",
+           _comp(locked_cards=5, defender_hand_cap_counts="usable_cards")),
 ]
 
 
@@ -276,9 +285,6 @@ _P += [
     _pending_preset("krugovoy", "Дурак круговой", "Circle durak",
                     "After every bout all hands pass one seat left.",
                     hand_rotation="left_after_refill"),
-    _pending_preset("magadansky", "Дурак магаданский", "Magadan durak",
-                    "Five of six dealt cards locked face down; each defence unlocks one.",
-                    locked_cards=5, defender_hand_cap_counts="usable_cards"),
     _pending_preset("naborny", "Дурак наборный", "Gathering durak",
                     "Hands built by drawing and capturing; the last card is trump.",
                     pre_phase="capture_row", deal_mode="none", trump_rule="last_pre_phase_card",

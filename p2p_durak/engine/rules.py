@@ -298,9 +298,9 @@ IMPLEMENTED: dict[str, frozenset[Any]] = {
     "series_state": frozenset({"none"}),
     "base_rules": frozenset({"podkidnoy", "prostoy", "perevodnoy"}),
     "hand_rotation": frozenset({"off"}),
-    "locked_cards": frozenset({0}),
+    "locked_cards": frozenset(range(10)),
     "locked": frozenset({()}),
-    "defender_hand_cap_counts": frozenset({"all_cards"}),
+    "defender_hand_cap_counts": frozenset({"all_cards", "usable_cards"}),
     "discard_rule": frozenset({"discard"}),
     "every_second_to_stock": frozenset({()}),
     "pre_defence_exchange": frozenset({"off"}),
@@ -396,6 +396,16 @@ def validate(rules: RuleSet, n_players: int | None = None) -> None:
                                                         or rules.transfer_by_showing != "off"):
         raise RuleError("trump_rule", "an announced trump suit has no card to swap or show",
                         "у объявленной козырной масти нет карты для замены или показа")
+    if rules.locked_cards and not (
+            rules.locked_cards < rules.hand_size and rules.deal_mode == "fixed"
+            and rules.refill_rule == "up_to_hand_size"
+            and rules.defender_hand_cap_counts == "usable_cards"):
+        # магаданский: of a dealt hand some cards are locked; they count toward the refill, and
+        # the defender's cap counts only the usable ones (the engine's hand)
+        raise RuleError("locked_cards", "locked cards need a fixed deal with at least one usable "
+                        "card, the usual refill and the cap counting usable cards",
+                        "закрытые карты требуют обычной сдачи, хотя бы одной доступной карты, "
+                        "обычного добора и лимита по доступным картам")
     if per_player and (rules.transfer_by_showing != "off" or rules.trump_change != "none"):
         raise RuleError("trump_rule", "personal trumps are not shown for a transfer and do not "
                         "change", "личные козыри не показывают для перевода и не меняют")

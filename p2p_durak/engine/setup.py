@@ -8,6 +8,7 @@ from collections.abc import Iterable
 from p2p_durak.engine import actions as A
 from p2p_durak.engine import events as E
 from p2p_durak.engine.actions import CHANCE, Action
+from p2p_durak.engine.bout import unlock
 from p2p_durak.engine.cards import NO_SUIT, bits
 from p2p_durak.engine.errors import IllegalAction, Reason
 from p2p_durak.engine.events import EventSink
@@ -44,7 +45,8 @@ def evolve(state: State, *, phase: int | None = None, hands: tuple[int, ...] | N
            attacker: int | None = None, defender: int | None = None,
            claims: tuple[int, ...] | None = None,
            lot_among: tuple[int, ...] | None = None, discard: int | None = None,
-           seat_trumps: tuple[int, ...] | None = None) -> State:
+           seat_trumps: tuple[int, ...] | None = None,
+           locked: tuple[tuple[int, ...], ...] | None = None) -> State:
     """`state` with the given fields changed (None: unchanged) and who acts worked out for its
     phase, in one build (NamedTuple's `_replace` is slow). Only for the phases outside a bout,
     where the table is empty and nobody is taking or has passed."""
@@ -71,7 +73,8 @@ def evolve(state: State, *, phase: int | None = None, hands: tuple[int, ...] | N
         (), (), (), attacker, state.defender if defender is None else defender, False, 0, 0,
         state.out, state.finish, state.discard if discard is None else discard, state.bout,
         claims, state.lot_among if lot_among is None else lot_among, state.result, actors, 0,
-        state.seat_trumps if seat_trumps is None else seat_trumps))
+        state.seat_trumps if seat_trumps is None else seat_trumps,
+        state.locked if locked is None else locked))
     return new
 
 
@@ -167,15 +170,25 @@ def on_deal(state: State, ev: EventSink) -> State:
     count = game.n_cards if rules.deal_mode == "whole_deck" else n * rules.hand_size
     dealt, stock = state.stock[:count], state.stock[count:]
     hands, hidden = [0] * n, [0] * n
+    # магаданский: of each hand the first cards dealt are locked face down before the player
+    lock = rules.locked_cards
+    piles: list[tuple[int, ...]] = [() for _ in range(n)]
     for k, card in enumerate(dealt):
         seat = (game.dealer + 1 + k) % n
-        if card >= 0:
+        if k // n < lock:
+            piles[seat] += (card,)
+        elif card >= 0:
             hands[seat] |= 1 << card
         else:
             hidden[seat] += 1
     if ev is not None:
-        ev.append(E.Dealt(game.dealer, tuple(h.bit_count() + c for h, c in zip(hands, hidden,
-                                                                                strict=True))))
+        ev.append(E.Dealt(game.dealer, tuple(h.bit_count() + c + len(p) for h, c, p in zip(
+            hands, hidden, piles, strict=True))))
+    if lock:
+        if not stock:  # no stock at all (SP2): every card is usable at once
+            for seat in range(n):
+                unlock(hands, hidden, piles, seat, lock, ev)
+        state = evolve(state, locked=tuple(piles))
     trump_rule = rules.trump_rule
     if trump_rule == "bottom_suit_announced":
         # невидимый: the bottom card of the stock stays face down; only its suit is announced

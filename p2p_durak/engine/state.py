@@ -176,6 +176,10 @@ class State(NamedTuple):
     # двухкозырной: each seat's own trump suit, in seat order (empty with one common trump);
     # `trump` is then the current defender's, the suit that decides every beat
     seat_trumps: tuple[int, ...] = ()
+    # магаданский: per seat, the locked cards face down before him, in unlock order (UNKNOWN
+    # where this state does not know them; the owner does not see them either); empty when the
+    # rules lock nothing
+    locked: tuple[tuple[int, ...], ...] = ()
 
     @property
     def n_players(self) -> int:
@@ -190,7 +194,8 @@ class State(NamedTuple):
         # потайной: before the deal the face-down card is still in the (known) stock
         return (not any(self.hidden) and UNKNOWN not in self.stock
                 and (self.hidden_trump != UNKNOWN or self.reveal_card >= 0
-                     or self.phase == DEAL))
+                     or self.phase == DEAL)
+                and not any(UNKNOWN in pile for pile in self.locked))
 
 
 def known_cards(state: State) -> int:
@@ -208,4 +213,8 @@ def known_cards(state: State) -> int:
             known |= 1 << card
     if state.hidden_trump >= 0:
         known |= 1 << state.hidden_trump
+    for pile in state.locked:
+        for card in pile:
+            if card >= 0:
+                known |= 1 << card
     return known

@@ -66,6 +66,7 @@ class GameTables:
         "lead_cap",
         "lead_combos",
         "lead_single",
+        "locks",
         "n_cards",
         "n_players",
         "no_trump",
@@ -149,6 +150,8 @@ class GameTables:
         # козырной: a beat records its card in `shown` (the bout's last card), and a defended
         # bout swaps it with the trump card under the stock
         self.swap_trump: bool = rules.trump_change == "swap_on_defence"
+        # магаданский: locked cards count toward the refill, one unlocks per defence
+        self.locks: bool = rules.locked_cards > 0
         self.attack_next_opponent: bool = rules.attack_target == "next_active_opponent"
         self.hand_size: int = rules.hand_size
         self.refill: int = _REFILL[rules.refill_rule]

@@ -37,7 +37,8 @@ def public_view(state: State) -> PublicView:
         state.attacker, state.defender, state.taking, state.passed, state.shown,
         state.out, state.finish, state.discard, state.bout, state.claims, state.lot_among,
         result,
-    ) + ((state.seat_trumps,) if state.seat_trumps else ())
+    ) + ((state.seat_trumps,) if state.seat_trumps else ()) + (
+        (tuple(len(pile) for pile in state.locked),) if state.locked else ())
 
 
 def state_hash(state: State) -> bytes:
@@ -52,7 +53,9 @@ def private_view(state: State, seat: int) -> State:
     hidden = tuple(state.hidden[s] if s == seat else state.hand_size(s) for s in range(n))
     stock = tuple(c if c == state.trump_card and i == len(state.stock) - 1 else UNKNOWN
                   for i, c in enumerate(state.stock))
-    return state._replace(hands=hands, hidden=hidden, stock=stock, reveal_card=UNKNOWN)
+    locked = tuple((UNKNOWN,) * len(pile) for pile in state.locked)  # nobody sees them
+    return state._replace(hands=hands, hidden=hidden, stock=stock, reveal_card=UNKNOWN,
+                          locked=locked)
 
 
 def learn(state: State, seat: int, cards: tuple[int, ...]) -> State:

@@ -114,8 +114,9 @@ def make_level_bot(level: str, seat: int, rng: random.Random) -> tuple[Bot, str]
 
 
 def public_event(event: E.Event, seat: int) -> E.Event:
-    """The event as `seat` may see it: another seat's drawn cards stay face down."""
-    if isinstance(event, E.Drew) and event.seat != seat:
+    """The event as `seat` may see it: another seat's drawn (магаданский: unlocked) cards stay
+    face down."""
+    if isinstance(event, (E.Drew, E.Unlocked)) and event.seat != seat:
         return event._replace(cards=())
     return event
 
@@ -331,7 +332,7 @@ class LocalSession:
             if isinstance(event, E.Dealt):
                 for bot in (*self._bots.values(), self._stand_in):
                     bot.learn(cards_of(state.hands[bot.seat]))
-            elif isinstance(event, E.Drew):
+            elif isinstance(event, (E.Drew, E.Unlocked)):
                 self._feed(event.seat).learn(event.cards)
             self._seq += 1
             self._log.append(LogLine(self._seq, public_event(event, self.me)))

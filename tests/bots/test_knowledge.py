@@ -22,6 +22,7 @@ def places(state: State) -> list[int]:
     out = list(state.hands) + [state.discard]
     out += [1 << c for c in state.table] + [1 << c for c in state.covers if c >= 0]
     out += [1 << c for c in state.stock]
+    out += [1 << c for pile in state.locked for c in pile]  # магаданский
     if state.hidden_trump >= 0:
         out.append(1 << state.hidden_trump)
     elif state.reveal_card >= 0:

@@ -10,7 +10,7 @@ from bot_support import game_for, play
 
 from p2p_durak.bots.levels import MediumBot, RandomBot
 
-VARIANTS = ["kozyrny", "dvukhkozyrny", "nevidimy"]
+VARIANTS = ["kozyrny", "dvukhkozyrny", "nevidimy", "magadansky"]
 GAMES = 40
 
 

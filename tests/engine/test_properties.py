@@ -58,7 +58,8 @@ def _snapshot(state: State) -> int:
 
 
 def _check_cards(state: State, hidden_card: int | None) -> None:
-    """Hands + stock + table + covers + discard + the потайной card = the deck, disjoint."""
+    """Hands + stock + table + covers + discard + the потайной card + the locked cards = the
+    deck, disjoint."""
     game = state.game
     assert not any(state.hidden)
     assert UNKNOWN not in state.stock
@@ -71,6 +72,8 @@ def _check_cards(state: State, hidden_card: int | None) -> None:
     seen.extend(cards_of(state.discard))
     if state.hidden_trump >= 0:
         seen.append(state.hidden_trump)
+    for pile in state.locked:  # магаданский: the locked cards before each player
+        seen.extend(pile)
     assert len(seen) == len(set(seen)), "a card is in two places"
     missing = set(range(game.n_cards)) - set(seen)
     set_aside = (hidden_card is not None and state.hidden_trump == UNKNOWN
@@ -139,7 +142,8 @@ class Lockstep:
             if action.kind == A.DEAL:
                 new_view = learn(new_view, seat, cards_of(new_full.hands[seat]))
             for event in events:
-                if isinstance(event, E.Drew) and event.seat == seat:
+                # a draw, and (магаданский) an unlocked card, are shown to their owner alone
+                if isinstance(event, (E.Drew, E.Unlocked)) and event.seat == seat:
                     new_view = learn(new_view, seat, event.cards)
             self.views[seat] = new_view
         self.full = new_full

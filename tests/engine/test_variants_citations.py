@@ -13,6 +13,7 @@ import test_variants_dorozhny
 import test_variants_dvukhkozyrny
 import test_variants_korolevsky
 import test_variants_kozyrny
+import test_variants_magadansky
 import test_variants_navalenny
 import test_variants_nevidimy
 import test_variants_parnomastny
@@ -23,7 +24,8 @@ MODULES = (test_variants_perevodnoy_2, test_variants_parnomastny, test_variants_
            test_variants_pustoy, test_variants_arifm_progressiya, test_variants_navalenny,
            test_variants_chukotsky, test_variants_beskozyrny,
            test_variants_base_rules, test_variants_kozyrny, test_variants_amerikansky,
-           test_variants_dorozhny, test_variants_dvukhkozyrny, test_variants_nevidimy)
+           test_variants_dorozhny, test_variants_dvukhkozyrny, test_variants_nevidimy,
+           test_variants_magadansky)
 CITED = [quote for module in MODULES for quote in citations._cited(module)]
 
 

@@ -16,7 +16,7 @@ from p2p_durak.protocol.table import AuditFinished
 
 
 @pytest.mark.parametrize(("preset", "n"), [("kozyrny", 2), ("dvukhkozyrny", 3),
-                                           ("nevidimy", 3)])
+                                           ("nevidimy", 3), ("magadansky", 3)])
 async def test_bots_play_the_variant_over_the_network(
         preset: str, n: int, tmp_path: Path, autojump_clock: trio.testing.MockClock) -> None:
     players = [BotPlayer(level="easy", seed=n * 100 + i) for i in range(n)]

@@ -20,7 +20,8 @@ VARIANTS = [("perevodnoy_2", 2), ("perevodnoy_2", 3), ("parnomastny", 3), ("koro
             ("beskozyrny", 2), ("beskozyrny", 4), ("kozyrny", 2), ("kozyrny", 4),
             ("amerikansky", 2), ("amerikansky", 4), ("dorozhny", 2), ("dorozhny", 5),
             ("dvukhkozyrny", 2), ("dvukhkozyrny", 3), ("dvukhkozyrny", 5),
-            ("nevidimy", 2), ("nevidimy", 3), ("nevidimy", 5)]
+            ("nevidimy", 2), ("nevidimy", 3), ("nevidimy", 5),
+            ("magadansky", 2), ("magadansky", 4), ("magadansky", 6)]
 
 
 @pytest.mark.parametrize(("preset", "n"), VARIANTS)
