@@ -12,6 +12,7 @@ from collections.abc import Iterable
 
 from p2p_durak.engine import Game, Suit
 from p2p_durak.engine.cards import NO_SUIT, SUIT_ASCII, SUIT_SYMBOLS
+from p2p_durak.engine.state import trump_suits
 
 RED_SUITS = frozenset({int(Suit.DIAMONDS), int(Suit.HEARTS)})
 SUIT_ORDER = (int(Suit.SPADES), int(Suit.HEARTS), int(Suit.CLUBS), int(Suit.DIAMONDS))
@@ -40,7 +41,9 @@ class CardText:
 
 
 def suit_symbol(suit: int, ascii_only: bool) -> str:
-    return SUIT_ASCII[suit] if ascii_only else SUIT_SYMBOLS[suit]
+    """A trump value's symbol: one suit, or both suits of a colour (a joker turned as trump)."""
+    return "".join(SUIT_ASCII[s] if ascii_only else SUIT_SYMBOLS[s]
+                   for s in sorted(trump_suits(suit)))
 
 
 def hand_order(game: Game, cards: Iterable[int], trump: int) -> list[int]:
@@ -50,7 +53,7 @@ def hand_order(game: Game, cards: Iterable[int], trump: int) -> list[int]:
         suit = game.suit[card]
         if suit == NO_SUIT:
             return (2, 0, 0, card)
-        group = 1 if suit == trump else 0
+        group = 1 if suit in trump_suits(trump) else 0
         return (group, SUIT_ORDER.index(suit), game.rank[card], card)
 
     return sorted(cards, key=key)

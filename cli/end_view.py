@@ -36,6 +36,10 @@ def render_end_panel(snap: TableSnapshot, look: Look, cards: CardText,
                 lines.append([("class:over.won", " " + m("over.won"))])
         if result.pogony:
             lines.append([("class:over.durak", "   " + m("over.pogony", n=result.pogony))])
+        if result.finish and snap.rules.winner_rule == "first_out":
+            # с пар: «Выигрывает тот игрок, который первым остался без карт»
+            lines.append([("class:over.won", " " + m("over.winner",
+                                                     who=_name(snap, result.finish[0], look)))])
         if result.finish:
             order = ", ".join(_name(snap, s, look) for s in result.finish)
             for text in wrap(m("over.finish", order=order), width - 2):

@@ -30,11 +30,17 @@ class EventText:
         if isinstance(event, E.Dealt):
             return m("Dealt", who=who(event.dealer))
         if isinstance(event, E.TrumpRevealed):
+            if event.card >= 0 and event.suit >= 0 and c.game.suit[event.card] < 0:
+                # a joker turned as trump: its colour's two suits are trump
+                return m("TrumpPair", card=c(event.card),
+                         suit=suit_symbol(event.suit, c.ascii_only))
             if event.card >= 0:
                 return m("TrumpRevealed", card=c(event.card))
             if event.suit == NO_SUIT:
                 return m("NoTrump")
             return m("TrumpSuit", suit=suit_symbol(event.suit, c.ascii_only))
+        if isinstance(event, E.TrumpReinserted):
+            return m("TrumpReinserted", card=c(event.card))
         if isinstance(event, E.HiddenTrumpRevealed):
             return m("HiddenTrumpRevealed", card=c(event.card))
         if isinstance(event, E.PersonalTrump):

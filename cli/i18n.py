@@ -113,6 +113,9 @@ CATALOGUE: dict[str, tuple[str, str]] = {
     "prompt.lead": ("Your lead: play a card (number or ←→ Enter); Space marks several of a rank.",
                     "Ваш ход: выберите карту (цифра или ←→ Enter); Пробел — несколько одного "
                     "достоинства."),
+    "prompt.lead_pattern": ("Your lead: mark its cards with Space, then Enter (? lists the leads).",
+                            "Ваш ход: отметьте карты Пробелом, затем Enter (? — какие заходы "
+                            "можно)."),
     "prompt.defend": ("Defend: beat the attack cards, or take (T).",
                       "Отбивайтесь: побейте карты или возьмите (T)."),
     "prompt.defend_transfer": ("Defend: beat, transfer (R) or take (T).",
@@ -169,6 +172,7 @@ CATALOGUE: dict[str, tuple[str, str]] = {
     "over.durak_you": ("You are the durak.", "Вы — дурак."),
     "over.won": ("You are not the durak. Well played!", "Вы не остались в дураках. Браво!"),
     "over.draw": ("A draw: nobody is the durak.", "Ничья: дурака нет."),
+    "over.winner": ("The winner (first out): {who}", "Победитель (вышел первым): {who}"),
     "over.pogony": ("with epaulettes (погоны): {n}", "с погонами: {n}"),
     "over.timeout": ("{who} lost on time.", "{who}: время вышло, партия проиграна."),
     "over.finish": ("Went out in this order: {order}", "Вышли по порядку: {order}"),
@@ -228,6 +232,8 @@ EVENTS: dict[str, tuple[str, str]] = {
     "HiddenTrumpRevealed": ("Hidden trump: {card}", "Потайной козырь: {card}"),
     "PersonalTrump": ("{who}'s own trump: {card}", "Личный козырь {who}: {card}"),
     "TrumpSwapped": ("New trump: {card} (replaces {old})", "Новый козырь: {card} (вместо {old})"),
+    "TrumpReinserted": ("{card}: into the stock", "{card}: в колоду"),
+    "TrumpPair": ("Trump: {card} = {suit}", "Козырь: {card} = {suit}"),
     "Claimed": ("{who} shows {card}", "{who} показывает {card}"),
     "ClaimedNone": ("{who}: no trump", "{who}: нет козыря"),
     "FirstAttacker": ("{who} leads first", "Первым ходит {who}"),

@@ -99,6 +99,10 @@ def _header(snap: TableSnapshot, cards: CardText, look: Look, width: int) -> Lin
     if state.trump_card >= 0:
         trump_card = state.trump_card
         parts.append((f"class:card {cards.style(trump_card)}", f" {cards(trump_card)} "))
+        if state.game.suit[trump_card] == NO_SUIT:  # a joker or the blank turned as trump
+            parts.append(("class:header", " " + (suit_symbol(state.trump, look.ascii_only)
+                                                 if state.trump != NO_SUIT
+                                                 else m("trump.none"))))
     elif state.trump != NO_SUIT:
         parts.append(("class:header", suit_symbol(state.trump, look.ascii_only)))
     elif state.phase > CLAIM or state.game.rules.trump_rule == "none":
@@ -316,7 +320,9 @@ def _prompt(ui: TableUi, look: Look) -> str:
     if A.NO_TRUMP in kinds:
         return m("prompt.no_trump")
     if A.LEAD in kinds:
-        return m("prompt.lead")
+        t = state.game.tables
+        # трешка, с пар: leads of several ranks are marked with Space first
+        return m("prompt.lead_pattern" if t.lead_exact or t.lead_shapes else "prompt.lead")
     if state.phase == BOUT and ui.me == state.defender:
         return m("prompt.defend_transfer" if kinds & {A.TRANSFER, A.SHOW} else "prompt.defend")
     if state.taking:

@@ -276,6 +276,9 @@ class TableMachine:
     hidden_slot: int = -1
     trump_slot: int = -1
     claims: list[_Claim] = field(default_factory=list)
+    # занудный: (seat, led card, the hand's slots then) for the audit to check the lead was of
+    # the highest rank in that hand, which a partial view could not see
+    lead_checks: list[tuple[int, int, tuple[int, ...]]] = field(default_factory=list)
     audit: AuditFinished | None = None
     digest: bytes = b"\x00" * 32  # running hash of every applied intent: the deck's history
     history: tuple[TableEvent, ...] = ()  # everything that happened, for the node to report
@@ -302,6 +305,7 @@ class TableMachine:
         twin.locked_slots = {k: list(v) for k, v in self.locked_slots.items()}
         twin.discard_slots = list(self.discard_slots)
         twin.claims = list(self.claims)
+        twin.lead_checks = list(self.lead_checks)
         return twin
 
     # ---- queries ---------------------------------------------------------------------------
@@ -626,6 +630,11 @@ class TableMachine:
             # in front: the last slot of the dealer's hand stays his last dealt card (SP2)
             self.hand_slots[ev.seat] = slots + self.hand_slots[ev.seat]
             return [(s, (self.party_of_seat[ev.seat],)) for s in slots]
+        if isinstance(ev, E.TrumpReinserted):
+            # a joker turned as trump goes back into the stock, face up, at a public position
+            slot = self.stock_slots.pop(0)
+            self.stock_slots.insert(ev.position, slot)
+            return []
         if isinstance(ev, E.TrumpRevealed) and ev.card >= 0:
             if self.stock_slots:
                 self.trump_slot = self.stock_slots.pop(0)
@@ -664,6 +673,10 @@ class TableMachine:
             cards = ev.cards if isinstance(ev, E.Led) else (ev.card,)
             if isinstance(ev, E.Transferred) and ev.shown:
                 return []
+            t = before.game.tables
+            if isinstance(ev, E.Led) and t.lead_highest and (before.bout == 0
+                                                              or not t.lead_first_only):
+                self.lead_checks.append((ev.seat, cards[0], tuple(self.hand_slots[ev.seat])))
             for card in cards:
                 slot = self._slot_of(ev.seat, card)
                 self.hand_slots[ev.seat].remove(slot)
@@ -712,9 +725,15 @@ class TableMachine:
                 self.hand_slots[last_dealt_seat(state.game)][-1]
             by = None if self.stock_slots else self.party_of_seat[last_dealt_seat(state.game)]
             self._pending_chance = "reveal"
-            # двухкозырной turns one card per seat: each reveal is its own deck step
+            # двухкозырной turns one card per seat, and a joker turned as trump makes a second
+            # reveal: each reveal is its own deck step
             turned = personal_trumps_turned(state)
-            step = f"trump:{turned}" if turned else "trump"
+            if turned:
+                step = f"trump:{turned}"
+            elif "trump" in self.deck.finished_steps:
+                step = f"trump:joker:{len(self.deck.finished_steps)}"
+            else:
+                step = "trump"
             return self._begin(RevealOp(step, (slot,), by=by))
         if phase == Phase.REVEAL_HIDDEN:
             self._pending_chance = "reveal"
@@ -738,12 +757,16 @@ class TableMachine:
         any_card = game.rules.first_attacker_first_game == "lowest_card"
         for claim in self.claims:
             held = [cards[s] for s in claim.slots]
+            trump_cards = game.trump_mask(claim.trump)
             trumps = sorted((game.rank[c], c) for c in held
-                            if any_card or game.suit[c] == claim.trump)
+                            if any_card or (trump_cards >> c) & 1)
             if claim.card < 0 and trumps:
                 cheaters.append((claim.seat, "said «no trump» while holding one"))
             elif claim.card >= 0 and (claim.card not in held or not trumps
                                       or trumps[0][0] != game.rank[claim.card]):
                 cheaters.append((claim.seat, "showed a card that was not the lowest" if any_card
                                  else "showed a trump that was not the lowest"))
+        for seat, led, slots in self.lead_checks:
+            if game.rank[led] != max(game.rank[cards[s]] for s in slots):
+                cheaters.append((seat, "led a card below the highest rank in hand"))
         return AuditFinished(tuple(cheaters))

@@ -12,14 +12,17 @@ _VALUES: dict[tuple[Game, int], tuple[int, ...]] = {}
 
 def card_values(game: Game, trump: int) -> tuple[int, ...]:
     """How much each card is worth keeping: its rank above the deck's lowest, plus
-    `TRUMP_BONUS` for a trump. Cards without a suit (never dealt by working presets) are 0."""
+    `TRUMP_BONUS` for a trump; a joker or the blank more than any trump."""
     key = (game, trump)
     values = _VALUES.get(key)
     if values is None:
         low = game.deck.lowest_rank
+        trumps = game.trump_mask(trump)
+        # a joker or the blank beats (nearly) anything: worth more than the highest trump
+        special = TRUMP_BONUS + 15 - low
         values = tuple(
-            0 if rank < 0 else rank - low + (TRUMP_BONUS if suit == trump and trump >= 0 else 0)
-            for suit, rank in zip(game.suit, game.rank, strict=True))
+            special if rank < 0 else rank - low + (TRUMP_BONUS if (trumps >> card) & 1 else 0)
+            for card, rank in enumerate(game.rank))
         if len(_VALUES) > 256:
             _VALUES.clear()
         _VALUES[key] = values
@@ -49,4 +52,4 @@ def cheapest(mask: int, values: tuple[int, ...]) -> int:
 
 
 def trump_mask(game: Game, trump: int) -> int:
-    return game.suit_mask[trump] if trump >= 0 else 0
+    return game.trump_mask(trump)

@@ -75,7 +75,11 @@ def heuristic_action(state: State, seat: int, options: Sequence[Action] | None =
     else:  # claims: the one lowest trump the hand holds
         return (options or legal_actions(state, seat))[0]
     if options is not None and action not in options:
-        # a rule this heuristic does not model refused its move: the first legal one instead
+        # a rule this heuristic does not model refused its move: the cheapest legal lead (a
+        # variant that shapes the leads: трешка, занудный), else the first legal move
+        if phase == PHASE_LEAD:
+            values = card_values(state.game, state.trump)
+            return min(options, key=lambda a: sum(values[c] for c in a.cards))
         return options[0]
     return action
 
@@ -105,7 +109,9 @@ def _lead(state: State, seat: int, possible: Sequence[int] | None, style: Style)
     best, best_score = 0, float("inf")
     rest = hand
     while rest:
-        group = hand & rank_mask[rank[(rest & -rest).bit_length() - 1]]
+        first = rest & -rest
+        # a joker or the blank (no rank) is led alone
+        group = hand & rank_mask.get(rank[first.bit_length() - 1], first)
         rest &= ~group
         plain = group & ~trumps
         if plain:
@@ -162,7 +168,8 @@ def defence_plan(state: State, seat: int, possible: Sequence[int] | None = None,
         if throwable:
             card, cost = -1, 1 << 30
             for option in bits(can):
-                extra = style.exposure if throwable & game.rank_mask[game.rank[option]] else 0
+                extra = style.exposure if throwable & game.rank_mask.get(game.rank[option], 0) \
+                    else 0
                 if values[option] + extra < cost:
                     card, cost = option, values[option] + extra
         else:

@@ -16,10 +16,11 @@ can skip the checks.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from itertools import chain, combinations, product
 
 from p2p_durak.engine import events as E
 from p2p_durak.engine.actions import BEAT, CHANCE, LEAD, SHOW, Action
-from p2p_durak.engine.cards import cards_of
+from p2p_durak.engine.cards import bits, cards_of
 from p2p_durak.engine.errors import IllegalAction, Reason
 from p2p_durak.engine.events import EventSink
 from p2p_durak.engine.hands import check_card, without
@@ -147,7 +148,27 @@ def leads(state: State) -> list[Action]:
     """The attacker's leads, sorted: one card, or several of one rank up to the cap."""
     seat = state.attacker
     t = state.game.tables
+    if t.lead_special:
+        return special_leads(t, seat, state.hands[seat], max_lead(state), state.bout)
     return lead_actions(t, seat, state.hands[seat], max_lead(state))
+
+
+def special_leads(t: GameTables, seat: int, hand: int, cap: int, bout: int) -> list[Action]:
+    """The leads of the variants that shape them (занудный: only the highest rank in hand;
+    трешка: exactly three cards of any kind, or as many as the hand and the cap allow),
+    sorted like `lead_actions`."""
+    if hand and t.lead_highest and (bout == 0 or not t.lead_first_only):
+        rank = t.rank
+        top = max(rank[c] for c in bits(hand))
+        hand &= t.same_rank[next(c for c in bits(hand) if rank[c] == top)]
+    if t.lead_shapes:
+        return pattern_leads(t, seat, hand, cap)
+    if t.lead_exact:
+        held = cards_of(hand)
+        size = min(t.lead_exact, len(held), cap)
+        return [Action(LEAD, seat, combo) for combo in combinations(held, size)] \
+            if size > 0 else []
+    return lead_actions(t, seat, hand, cap)
 
 
 def lead_actions(t: GameTables, seat: int, hand: int, cap: int) -> list[Action]:
@@ -336,12 +357,76 @@ def on_lead(state: State, action: Action, ev: EventSink) -> State:
     for card in cards:
         check_card(state, seat, card)
     rank = game.rank
+    t = game.tables
+    if t.lead_special:
+        _check_special_lead(state, seat, cards)
+        if t.lead_exact or t.lead_shapes:
+            return do_lead(state, seat, tuple(cards), ev)
     first = rank[cards[0]]
-    if first < 0 or any(rank[c] != first for c in cards):
+    # a joker or the blank has no rank: it is led alone (SP18)
+    if (first < 0 and len(cards) > 1) or any(rank[c] != first for c in cards):
         raise IllegalAction(Reason.NOT_SAME_RANK)
     if len(cards) > max_lead(state):
         raise IllegalAction(Reason.TOO_MANY_CARDS)
     return do_lead(state, seat, tuple(cards), ev)
+
+
+def pattern_leads(t: GameTables, seat: int, hand: int, cap: int) -> list[Action]:
+    """Every lead of `hand` whose shape (its rank counts) the variant allows, up to `cap`
+    cards, as sorted tuples in ascending order."""
+    groups: dict[int, list[int]] = {}
+    for card in bits(hand):
+        groups.setdefault(t.rank[card], []).append(card)
+    ranks = sorted(groups)
+    shapes = t.lead_shapes
+    found: list[tuple[int, ...]] = []
+    chosen: list[tuple[int, int]] = []
+
+    def choose(index: int, size: int) -> None:
+        if index == len(ranks):
+            if chosen and tuple(sorted((k for _, k in chosen), reverse=True)) in shapes:
+                for parts in product(*(combinations(groups[r], k) for r, k in chosen)):
+                    found.append(tuple(sorted(chain.from_iterable(parts))))
+            return
+        choose(index + 1, size)
+        if len(chosen) < 3:  # no shape has more than three ranks
+            rank = ranks[index]
+            for k in range(1, min(len(groups[rank]), cap - size, 4) + 1):
+                chosen.append((rank, k))
+                choose(index + 1, size + k)
+                chosen.pop()
+
+    choose(0, 0)
+    found.sort()
+    return [Action(LEAD, seat, cards) for cards in found]
+
+
+def lead_shape(rank: Sequence[int], cards: Sequence[int]) -> tuple[int, ...]:
+    counts: dict[int, int] = {}
+    for card in cards:
+        counts[rank[card]] = counts.get(rank[card], 0) + 1
+    return tuple(sorted(counts.values(), reverse=True))
+
+
+def _check_special_lead(state: State, seat: int, cards: Sequence[int]) -> None:
+    """трешка: exactly three cards (fewer only when the hand or the cap has fewer); занудный:
+    of the highest rank in the hand. A partial view checks what it knows of another seat's
+    hand; the end-of-game audit checks the rest (protocol/table.py)."""
+    t = state.game.tables
+    rank = state.game.rank
+    if t.lead_shapes:
+        if lead_shape(rank, cards) not in t.lead_shapes:
+            raise IllegalAction(Reason.LEAD_NOT_ALLOWED, "not a lead pattern of this variant")
+        if len(cards) > max_lead(state):
+            raise IllegalAction(Reason.TOO_MANY_CARDS)
+    if t.lead_exact:
+        size = min(t.lead_exact, state.hand_size(seat), max_lead(state))
+        if len(cards) != size:
+            raise IllegalAction(Reason.LEAD_NOT_ALLOWED, f"a lead is {size} cards")
+    if t.lead_highest and (state.bout == 0 or not t.lead_first_only):
+        top = max(rank[c] for c in (*bits(state.hands[seat]), *cards))
+        if any(rank[c] != top for c in cards):
+            raise IllegalAction(Reason.LEAD_NOT_ALLOWED, "lead the highest rank in hand")
 
 
 def on_throw(state: State, action: Action, ev: EventSink) -> State:
@@ -416,9 +501,9 @@ def on_transfer(state: State, action: Action, ev: EventSink) -> State:
         raise IllegalAction(Reason.BAD_ACTION, "a transfer is one card")
     card = action.cards[0]
     check_card(state, seat, card)
-    if game.rank[card] != game.rank[rank_card]:
+    if game.rank[card] != game.rank[rank_card] or game.rank[card] < 0:
         raise IllegalAction(Reason.TRANSFER_NOT_ALLOWED, "the card must be of the attack rank")
-    if showing and (game.suit[card] != state.trump or (state.shown >> card) & 1):
+    if showing and (not (t.trumps[state.trump + 1] >> card) & 1 or (state.shown >> card) & 1):
         raise IllegalAction(Reason.SHOW_NOT_ALLOWED)
     target = transfer_target_of(t, state.out, seat)
     if not can_transfer(t, seat, target, len(state.table), state.covers.count(UNKNOWN),
@@ -448,7 +533,7 @@ def lead_throwable(t: GameTables, cards: Sequence[int]) -> int:
     if t.throw_beats:
         return 0
     throwable = t.throwable[cards[0]]
-    if t.throw_suit:
+    if t.throw_suit or t.lead_mixed:  # several suits, or several ranks (трешка)
         for card in cards:
             throwable |= t.throwable[card]
     return throwable
@@ -601,6 +686,13 @@ def close_bout(t: GameTables, rank: tuple[int, ...], hands: list[int], hidden: l
         hands[defender] |= table_mask
         if ev is not None:
             ev.append(E.Took(defender, cards_of(table_mask)))
+        if t.loss_size and hands[defender].bit_count() + hidden[defender] >= t.loss_size:
+            # большой: «Игрок, у которого оказываются 52 карты или более в ходе игры, сразу
+            # считается проигравшим» — checked after a take, before anybody draws
+            if ev is not None:
+                ev.append(E.GameOver((defender,), False, 0))
+            return (OVER, stock, out, finish, discard, Result((defender,), False, 0, finish),
+                    attacker, defender)
     else:
         discard |= table_mask
         if ev is not None:
@@ -626,6 +718,12 @@ def close_bout(t: GameTables, rank: tuple[int, ...], hands: list[int], hidden: l
                     ev.append(E.PlayerOut(seat))
     bout += 1
     result = _result(t, rank, out, held_before, finish, table, table_by, ev)
+    if result is None and bout >= t.bout_cap:
+        # занудный: forced leads can pass the same cards round for ever (docs/rules.md); a
+        # game that reaches the cap is a draw
+        result = Result((), True, 0, finish)
+        if ev is not None:
+            ev.append(E.GameOver((), True, 0))
     if result is not None:
         return OVER, stock, out, finish, discard, result, attacker, defender
     # after a take the taker's left neighbour leads; after a defence the defender

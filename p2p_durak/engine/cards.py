@@ -50,6 +50,12 @@ class Kind(IntEnum):
     BLANK = 3
 
 
+# the texts of the special cards (upper case, as `DeckSpec.parse` compares them)
+_SPECIAL_PARSE = {"J*R": Kind.JOKER_RED, "J*B": Kind.JOKER_BLACK, "ДЖ*R": Kind.JOKER_RED,
+                  "ДЖ*B": Kind.JOKER_BLACK, "BL": Kind.BLANK, "BLANK": Kind.BLANK,
+                  "ПУСТ": Kind.BLANK}
+
+
 @dataclass(frozen=True, slots=True)
 class CardFace:
     suit: int  # Suit value or NO_SUIT
@@ -127,7 +133,8 @@ class DeckSpec:
         return self.faces[card].text(lang, ascii_only=ascii_only, with_copy=self.count > 1)
 
     def parse(self, text: str) -> int:
-        """Parse `6♠`, `10♥`, `Д♦`, `Q♦`, `Т♣`, `A♣`, `QD`, `TD` (and `#k` for a copy)."""
+        """Parse `6♠`, `10♥`, `Д♦`, `Q♦`, `Т♣`, `A♣`, `QD`, `TD` (and `#k` for a copy), the
+        jokers `J*R`, `J*B` (`Дж*R`) and the blank `Blank` (`BL`, `Пуст`)."""
         raw = text.strip().upper().replace("Ё", "Е")
         copy = 0
         if "#" in raw:
@@ -135,6 +142,13 @@ class DeckSpec:
             if not copy_text.isdigit():
                 raise ValueError(f"bad copy number in card {text!r}")
             copy = int(copy_text)
+        special = _SPECIAL_PARSE.get(raw)
+        if special is not None:
+            face = CardFace(NO_SUIT, NO_RANK, special, 0 if special is Kind.BLANK else copy)
+            try:
+                return self.faces.index(face)
+            except ValueError:
+                raise ValueError(f"{text!r} is not in this deck") from None
         if len(raw) < 2:
             raise ValueError(f"not a card: {text!r}")
         rank_text, suit_text = raw[:-1], raw[-1]

@@ -38,6 +38,8 @@ class Reason(Enum):
     BAD_CHANCE = ("the chance outcome is not possible here", "такой исход жребия здесь невозможен")
     WRONG_CLAIM = ("that is not this player's lowest trump", "это не младший козырь игрока")
     GAME_OVER = ("the game is over", "партия окончена")
+    LEAD_NOT_ALLOWED = ("this variant does not allow that lead",
+                        "в этом варианте так ходить нельзя")
 
     @property
     def en(self) -> str:

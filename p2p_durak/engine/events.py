@@ -15,6 +15,13 @@ class TrumpRevealed(NamedTuple):
     suit: int
 
 
+class TrumpReinserted(NamedTuple):
+    """A joker turned as trump goes back into the middle of the stock (SP18), at `position`
+    (0 = the top); the next top card is turned instead."""
+    card: int
+    position: int
+
+
 class HiddenTrumpRevealed(NamedTuple):
     card: int
     suit: int
@@ -117,9 +124,10 @@ class GameOver(NamedTuple):
     pogony: int
 
 
-Event = (Dealt | TrumpRevealed | HiddenTrumpRevealed | TrumpSwapped | PersonalTrump | Claimed
-         | FirstAttacker | BoutStarted | Led | ThrewIn | Beat | Transferred | TakeDeclared
-         | Passed | Discarded | Took | Drew | Unlocked | PlayerOut | GameOver)
+Event = (Dealt | TrumpRevealed | TrumpReinserted | HiddenTrumpRevealed | TrumpSwapped
+         | PersonalTrump | Claimed | FirstAttacker | BoutStarted | Led | ThrewIn | Beat
+         | Transferred | TakeDeclared | Passed | Discarded | Took | Drew | Unlocked | PlayerOut
+         | GameOver)
 
 EventSink = list[Event] | None
 """Where transitions append their events; None when the caller (a simulation) wants none."""

@@ -25,6 +25,7 @@ from p2p_durak.engine.bout import (
     lead_actions,
     lead_cap,
     lead_throwable,
+    special_leads,
     swap_trump,
     thrower_options,
 )
@@ -175,8 +176,9 @@ class _Board:
                         self.throw(seat, action.cards[0])
             else:
                 defender = self.defender
-                options = lead_actions(t, seat, self.hands[seat],
-                                       lead_cap(t, self.bout, self.hands[defender].bit_count()))
+                cap = lead_cap(t, self.bout, self.hands[defender].bit_count())
+                options = special_leads(t, seat, self.hands[seat], cap, self.bout) \
+                    if t.lead_special else lead_actions(t, seat, self.hands[seat], cap)
                 x = next_state(x)
                 action = options[x % len(options)]
                 self.lead(seat, action.cards)

@@ -258,16 +258,23 @@ _P += [
                     deck_presort="rank_desc", shuffle="within_rank"),
     _pending_preset("armyansky_1", "Дурак армянский", "Armenian durak",
                     "The attacker may lead the unseen top stock card.", lead_from_stock=True),
-    _pending_preset("bolshoy", "Дурак большой", "Big durak",
-                    "Two decks mixed; holding 52+ cards loses at once.",
-                    deck_count=2, immediate_loss_hand_size=52),
+    Preset("bolshoy", "Дурак большой", "Big durak", f"{COMPENDIUM}: «Дурак большой»",
+           "Two decks shuffled together: every card exists twice (7♥#0 and 7♥#1), and a copy "
+           "never beats its twin. Whoever holds 52 cards or more after taking loses at once.",
+           "Две колоды смешаны: каждая карта есть дважды (7♥#0 и 7♥#1), и одинаковые карты "
+           "друг друга не бьют. У кого после взятия оказалось 52 карты или больше — сразу "
+           "проиграл.",
+           _comp(deck_count=2, immediate_loss_hand_size=52)),
     _pending_preset("veryu_ne_veryu", "Дурак верю не верю", "Believe-or-not durak",
                     "Defence cards face down; anyone may challenge.",
                     defence_visibility="face_down_challengeable",
                     challenge=(("who", "any"),)),
-    _pending_preset("zanudny", "Дурак занудный", "Tedious durak",
-                    "Every lead must be the highest-ranked card in hand.",
-                    lead_restriction="highest_rank_in_hand"),
+    Preset("zanudny", "Дурак занудный", "Tedious durak", f"{COMPENDIUM}: «Дурак занудный»",
+           "Every bout is led with a card of the highest rank in the attacker's hand, whatever "
+           "its suit (a plain king before a trump queen). Throw-ins and defence as usual.",
+           "Каждый кон начинают картой максимального достоинства на руке, независимо от масти "
+           "(простой король раньше козырной дамы). Подкидывают и отбиваются как обычно.",
+           _comp(lead_restriction="highest_rank_in_hand")),
     _pending_preset("korolevsky", "Дурак королевский", "Royal durak",
                     "The lowest rank is beaten only by the same-suit ace or the trump ace.",
                     lowest_rank_only_by_ace="same_suit_or_trump_ace"),
@@ -316,9 +323,16 @@ _P += [
     _pending_preset("pustoy", "Дурак пустой", "Empty durak",
                     "Draw only when the hand is completely empty.",
                     refill_rule="only_when_empty"),
-    _pending_preset("pustyshka", "Дурак пустышка", "Blank-card durak",
-                    "An extra blank card beats anything and is beaten by anything.",
-                    blank_card=True, trump_indicator_special="no_trump"),
+    Preset("pustyshka", "Дурак пустышка", "Blank-card durak",
+           f"{COMPENDIUM}: «Дурак пустышка»",
+           "One extra card, the blank: as a defence it beats any card, trumps included; led, "
+           "it is beaten by any card, even the lowest. It has no suit and no rank (led alone, "
+           "never thrown in). A blank turned as trump means a game without trumps.",
+           "Дополнительная карта — пустышка: ею можно отбить любую карту, даже козырь, а её "
+           "саму бьёт любая карта, даже самая младшая. Масти и достоинства у неё нет (ею "
+           "заходят одной, подкинуть её нельзя). Если козырем открылась пустышка, игра идёт "
+           "без козырей.",
+           _comp(blank_card=True, trump_indicator_special="no_trump")),
     _pending_preset("arifm_progressiya", "Дурак с арифметической прогрессией",
                     "Arithmetic-progression durak",
                     "Deal one card; after bout k refill up to k+1.",
@@ -326,21 +340,64 @@ _P += [
     _pending_preset("s_bolvanom", "Дурак с болваном", "Durak with a dummy",
                     "An extra dummy hand played by its controller.",
                     dummy_hand=(("hand_size", "6"),)),
-    _pending_preset("s_jokerom", "Дурак с Джокером", "Durak with a joker",
-                    "One joker that beats any card.", jokers_per_deck=1, joker_rule="beats_any"),
-    _pending_preset("s_dvumya_jokerami", "Дурак с двумя Джокерами", "Durak with two jokers",
-                    "Two coloured jokers.", jokers_per_deck=2, joker_rule="coloured",
-                    trump_indicator_special="colour_pair"),
-    _pending_preset("s_par", "Дурак с пар", "Pairs durak",
-                    "Five-card hands; leads of pairs and kickers; no throw-ins.",
-                    hand_size=5, lead_rule="patterns:s_par", lead_max=5, throw_in=False,
-                    winner_rule="first_out", max_players=5),
-    _pending_preset("s_par_pyaterka", "«Пятерка»", "Five (pairs durak)",
-                    "Leads of pairs, trips and quads with kickers.",
-                    hand_size=5, lead_rule="patterns:pyaterka", lead_max=5, throw_in=False,
-                    winner_rule="first_out", max_players=5),
-    _pending_preset("treshka", "Дурак трешка", "Threes durak",
-                    "Every lead is exactly three cards.", lead_rule="exact_any:3"),
+    Preset("s_jokerom", "Дурак с Джокером", "Durak with a joker",
+           f"{COMPENDIUM}: «Дурак с Джокером»",
+           "One joker added to the deck: it beats any card, trumps included. It has no suit and "
+           "no rank: it may lead a bout alone but is never thrown in or transferred, and "
+           "nothing beats a led joker. A joker turned as trump goes into the middle of the "
+           "stock and the next card is turned.",
+           "В колоду добавлен джокер: он бьёт любую карту, и козыри тоже. У него нет масти и "
+           "достоинства: им можно зайти (одним), но нельзя подкинуть или перевести, а "
+           "пришедший джокер отбить нечем. Если козырем открылся джокер, его убирают в "
+           "середину колоды и открывают следующую карту.",
+           _comp(jokers_per_deck=1, joker_rule="beats_any")),
+    Preset("s_dvumya_jokerami", "Дурак с двумя Джокерами", "Durak with two jokers",
+           f"{COMPENDIUM}: «Дурак с двумя Джокерами»",
+           "A red and a black joker. The joker of the trump's colour is the highest card; the "
+           "other one beats any card of its own colour, and is beaten by any trump or the high "
+           "joker. A joker turned as trump makes both suits of its colour trump; trumps of the "
+           "two suits then beat each other by rank only.",
+           "Красный и чёрный джокеры. Джокер цвета козыря — самая старшая карта; другой бьёт "
+           "любую карту своего цвета, а его самого бьют любой козырь и старший джокер. Если "
+           "козырем открылся джокер, козырными становятся обе масти его цвета, и козыри двух "
+           "мастей бьют друг друга только старшим достоинством.",
+           _comp(jokers_per_deck=2, joker_rule="coloured", trump_indicator_special="colour_pair",
+                 off_colour_joker_beaten_by="any_trump_or_high_joker")),
+    Preset("s_par", "Дурак с пар", "Pairs durak", f"{COMPENDIUM}: «Дурак с пар»",
+           "Five cards each; the player left of the dealer leads first. A lead is one card, a "
+           "pair, a pair and any card, two pairs, or two pairs and any card (at most five, and "
+           "no more than the defender holds); nothing is thrown in. The first out with the "
+           "stock gone wins; the last with cards loses.",
+           "По пять карт; первым ходит игрок слева от сдатчика. Заходят одной картой, парой, "
+           "парой и любой картой, двумя парами или двумя парами и картой (не больше пяти и не "
+           "больше, чем у отбивающегося); подкидывать нельзя. Первый, кто остался без карт, "
+           "когда колода кончилась, выигрывает; последний с картами проигрывает.",
+           _comp(hand_size=5, lead_rule="patterns:s_par", lead_max=5, throw_in=False,
+                 winner_rule="first_out", max_players=5,
+                 first_attacker_first_game="left_of_dealer",
+                 first_attacker_next_game="left_of_dealer"),
+           players=(2, 3, 4, 5)),
+    Preset("s_par_pyaterka", "«Пятерка»", "Five (pairs durak)",
+           f"{COMPENDIUM}: ««Пятерка»»",
+           "Pairs durak with other leads: one card, a pair or two pairs with an odd card, three "
+           "of a rank, or four of a rank with an odd card; never a bare pair or three of a rank "
+           "with a pair.",
+           "«Дурак с пар» с другими заходами: одной картой, парой или двумя парами с "
+           "«разводящей» картой, тремя картами одного достоинства или четырьмя с разводящей; "
+           "нельзя голой парой и тремя картами с парой.",
+           _comp(hand_size=5, lead_rule="patterns:pyaterka", lead_max=5, throw_in=False,
+                 winner_rule="first_out", max_players=5,
+                 first_attacker_first_game="left_of_dealer",
+                 first_attacker_next_game="left_of_dealer"),
+           players=(2, 3, 4, 5)),
+    Preset("treshka", "Дурак трешка", "Threes durak", f"{COMPENDIUM}: «Дурак трешка»",
+           "Every bout is led with exactly three cards of any kind (fewer only when the attacker "
+           "or the defender holds fewer); each is beaten separately, then the ranks on the "
+           "table are thrown in as usual.",
+           "Каждый кон начинают ровно тремя любыми картами (меньше — только если у ходящего "
+           "или отбивающегося меньше карт); каждую отбивают отдельно, потом подкидывают "
+           "достоинства со стола как обычно.",
+           _comp(lead_rule="exact_any:3")),
     _pending_preset("figurny", "Дурак фигурный", "Figures durak",
                     "Count the figures beaten; the most wins.",
                     loser_rule="none", winner_rule="most_figures", counter="figures_beaten",

@@ -226,11 +226,11 @@ def _face_key(text: str) -> tuple[int, int]:
 # The values the engine plays today. A knob value outside its glossary domain is an error;
 # a value inside the domain but not here is "pending".
 IMPLEMENTED: dict[str, frozenset[Any]] = {
-    "deck_count": frozenset({1}),
+    "deck_count": frozenset({1, 2, 4}),
     "rank_order": frozenset({"standard"}),
-    "jokers_per_deck": frozenset({0}),
-    "remove_one_joker": frozenset({False}),
-    "blank_card": frozenset({False}),
+    "jokers_per_deck": frozenset({0, 1, 2}),
+    "remove_one_joker": frozenset({False, True}),
+    "blank_card": frozenset({False, True}),
     "deck_remove": frozenset({()}),
     "teams": frozenset({"none", "2v2", "3v3"}),
     "deal_mode": frozenset({"fixed", "whole_deck"}),
@@ -243,6 +243,7 @@ IMPLEMENTED: dict[str, frozenset[Any]] = {
                              "fixed_suit:spades", "fixed_suit:clubs",
                              "fixed_suit:diamonds", "fixed_suit:hearts", "none",
                              "per_player_turned", "bottom_suit_announced"}),
+    "trump_indicator_special": frozenset({"reinsert_middle", "colour_pair", "no_trump"}),
     "trump_card_drawn": frozenset({True}),
     "trump_when_no_stock": frozenset({"last_dealt_card", "forbid"}),
     "trump_perspective": frozenset({"common", "defender"}),
@@ -251,15 +252,18 @@ IMPLEMENTED: dict[str, frozenset[Any]] = {
     "fixed_trump_indicator_draw": frozenset({False}),
     "dealer_first_game": frozenset({"lot", "outsider"}),
     "dealer_next_game": frozenset({"durak", "outsider"}),
-    "first_attacker_first_game": frozenset({"lowest_trump", "lowest_card", "lowest_own_trump"}),
+    "first_attacker_first_game": frozenset({"lowest_trump", "lowest_card", "lowest_own_trump",
+                                            "left_of_dealer"}),
     "first_attacker_fallback": frozenset({"lot"}),
     "first_attacker_tiebreak": frozenset({"lot"}),
-    "first_attacker_next_game": frozenset({"pod_durak", "iz_pod_durak", "same_as_first_game"}),
+    "first_attacker_next_game": frozenset({"pod_durak", "iz_pod_durak", "same_as_first_game",
+                                           "left_of_dealer"}),
     "game_engine": frozenset({"attack_defend"}),
     "attack_target": frozenset({"left_neighbour", "next_active_opponent"}),
-    "lead_rule": frozenset({"single", "same_rank_multi"}),
-    "lead_restriction": frozenset({"any"}),
-    "lead_restriction_scope": frozenset({"every_bout_lead"}),
+    "lead_rule": frozenset({"single", "same_rank_multi", "exact_any:3", "patterns:s_par",
+                            "patterns:pyaterka"}),
+    "lead_restriction": frozenset({"any", "highest_rank_in_hand"}),
+    "lead_restriction_scope": frozenset({"every_bout_lead", "first_lead_of_game"}),
     "lead_from_stock": frozenset({False}),
     "next_attacker_after_defence": frozenset({"defender"}),
     "next_attacker_after_take": frozenset({"left_of_taker"}),
@@ -276,7 +280,7 @@ IMPLEMENTED: dict[str, frozenset[Any]] = {
     "beat_rule": frozenset({"standard", "same_suit_only"}),
     "lowest_rank_only_by_ace": frozenset({"off", "same_suit_or_trump_ace"}),
     "duplicate_beats": frozenset({False}),
-    "joker_rule": frozenset({"none"}),
+    "joker_rule": frozenset({"none", "beats_any", "coloured", "beats_all_but_two"}),
     "defence_visibility": frozenset({"open"}),
     "hand_visibility": frozenset({"owner_only"}),
     "voluntary_take": frozenset({True}),
@@ -290,9 +294,8 @@ IMPLEMENTED: dict[str, frozenset[Any]] = {
     "refill_order": frozenset({"attacker_others_defender_last", "attacker_then_clockwise"}),
     "refill_amount": frozenset({None}),
     "loser_rule": frozenset({"last_with_cards", "team_last"}),
-    "winner_rule": frozenset({"none"}),
+    "winner_rule": frozenset({"none", "first_out"}),
     "simultaneous_exhaustion": frozenset({"draw"}),
-    "immediate_loss_hand_size": frozenset({None}),
     "pogony_counting": frozenset({"final_bout_attack_sixes_by_players_going_out"}),
     "series": frozenset({"single", "series"}),
     "series_state": frozenset({"none"}),
@@ -315,7 +318,8 @@ IMPLEMENTED: dict[str, frozenset[Any]] = {
     "pre_phase_params": frozenset({()}),
     "chain_loop_guard": frozenset({"none"}),
     "trump_indicators": frozenset({"none", "out_of_play"}),
-    "off_colour_joker_beaten_by": frozenset({"none"}),
+    "off_colour_joker_beaten_by": frozenset({"none", "any_trump_or_high_joker",
+                                             "high_joker_only"}),
     "match_end": frozenset({"none"}),
     "post_game_swap": frozenset({"none"}),
     "title_reassign": frozenset({"none"}),
@@ -346,6 +350,9 @@ def validate(rules: RuleSet, n_players: int | None = None) -> None:
     if not 2 <= rules.min_players <= rules.max_players <= 10:
         raise RuleError("players", "the player range must lie within 2..10",
                         "число игроков должно быть в пределах 2..10")
+    if rules.immediate_loss_hand_size is not None and rules.immediate_loss_hand_size < 1:
+        raise RuleError("immediate_loss_hand_size", "the losing hand size is at least one card",
+                        "проигрышное число карт — хотя бы одна")
     if rules.hand_size < 1:
         raise RuleError("hand_size", "hands need at least one card", "в руке хотя бы одна карта")
     for name in ("bout_attack_limit", "first_bout_attack_limit"):
@@ -441,8 +448,36 @@ def validate(rules: RuleSet, n_players: int | None = None) -> None:
         raise RuleError("throw_in_match", "a throw-in that must beat the last defence card "
                         "comes after each beat", "подкидывают картой, бьющей карту отбоя, "
                         "только после того, как отбились")
+    _validate_special_cards(rules)
     if n_players is not None:
         validate_players(rules, n_players)
+
+
+def _validate_special_cards(rules: RuleSet) -> None:
+    """Jokers and the blank (SP18): a joker needs its beat powers, and the other way round."""
+    if (rules.jokers_per_deck > 0) != (rules.joker_rule != "none"):
+        raise RuleError("joker_rule", "jokers need a joker rule, a joker rule needs jokers",
+                        "джокерам нужно правило джокера, а правилу — джокеры")
+    coloured = rules.joker_rule == "coloured"
+    if coloured and (rules.jokers_per_deck != 2 or rules.deck_count != 1):
+        raise RuleError("joker_rule", "coloured jokers are one red and one black: one deck "
+                        "with two jokers", "цветные джокеры — красный и чёрный: одна колода "
+                        "с двумя джокерами")
+    if coloured != (rules.off_colour_joker_beaten_by != "none"):
+        raise RuleError("off_colour_joker_beaten_by", "says what beats the other-colour joker, "
+                        "with coloured jokers only", "говорит, чем бить джокер другого цвета, "
+                        "только при цветных джокерах")
+    if rules.trump_indicator_special == "colour_pair" and not coloured:
+        raise RuleError("trump_indicator_special", "a pair of trump suits comes from a coloured "
+                        "joker turned as trump", "две козырные масти даёт только цветной "
+                        "джокер, открытый козырем")
+    if (rules.trump_indicator_special == "no_trump") != rules.blank_card:
+        raise RuleError("trump_indicator_special", "the blank turned as trump means no trump "
+                        "('no_trump', with the blank only)", "открытая козырем пустышка — игра "
+                        "без козырей («no_trump», только с пустышкой)")
+    if rules.blank_card and rules.jokers_per_deck:
+        raise RuleError("blank_card", "the blank and jokers in one deck are not a variant",
+                        "пустышки и джокеров в одной колоде не бывает")
 
 
 def validate_players(rules: RuleSet, n_players: int) -> None:

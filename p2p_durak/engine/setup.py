@@ -9,19 +9,21 @@ from p2p_durak.engine import actions as A
 from p2p_durak.engine import events as E
 from p2p_durak.engine.actions import CHANCE, Action
 from p2p_durak.engine.bout import unlock
-from p2p_durak.engine.cards import NO_SUIT, bits
+from p2p_durak.engine.cards import NO_SUIT, Kind, bits
 from p2p_durak.engine.errors import IllegalAction, Reason
 from p2p_durak.engine.events import EventSink
 from p2p_durak.engine.hands import check_card, holds
 from p2p_durak.engine.rules import RuleSet, validate
 from p2p_durak.engine.seats import claimant, defender_for
 from p2p_durak.engine.state import (
+    BLACK_PAIR,
     CLAIM,
     DEAL,
     LEAD,
     LOT,
     NO_CARD,
     OVER,
+    RED_PAIR,
     REVEAL_HIDDEN,
     REVEAL_TRUMP,
     UNKNOWN,
@@ -34,6 +36,7 @@ from p2p_durak.engine.tables import NO_LIMIT
 _SUIT_BY_NAME = {"spades": 0, "clubs": 1, "diamonds": 2, "hearts": 3}
 # the trump rules that turn a card after the deal: the top of the stock, or the last dealt
 # card when no stock is left
+_JOKERS = (Kind.JOKER_RED, Kind.JOKER_BLACK)
 _TURNED = frozenset({"turned_under_stock", "last_dealt_card", "shown_then_set_aside",
                      "per_player_turned"})
 
@@ -126,7 +129,7 @@ def claim_pool(state: State, hand: int, seat: int) -> int:
     game = state.game
     if game.rules.first_attacker_first_game == "lowest_card":
         return hand
-    return hand & game.suit_mask[claim_suit(state, seat)]
+    return hand & game.trump_mask(claim_suit(state, seat))
 
 
 def claims_for(state: State, seat: int) -> list[Action]:
@@ -235,6 +238,21 @@ def on_reveal(state: State, action: Action, ev: EventSink) -> State:
             ev.append(E.HiddenTrumpRevealed(card, suit))
         return evolve(state, phase=LEAD, hidden_trump=card, reveal_card=UNKNOWN,
                       trump=suit if suit >= 0 else state.trump)
+    if game.suit[card] == NO_SUIT and state.phase == REVEAL_TRUMP:
+        special = game.rules.trump_indicator_special
+        if special == "colour_pair" and game.deck.faces[card].kind in _JOKERS:
+            # «при черном джокере козырными являются все карты пиковой и трефовой масти»
+            suit = BLACK_PAIR if game.deck.faces[card].kind is Kind.JOKER_BLACK else RED_PAIR
+        elif special == "reinsert_middle" and len(state.stock) > 1:
+            # «он убирается в середину колоды и открывается снова верхняя карта колоды»
+            position = len(state.stock) // 2
+            rest = state.stock[1:]
+            stock = rest[:position] + (card,) + rest[position:]
+            if ev is not None:
+                ev.append(E.TrumpReinserted(card, position))
+            return evolve(state, stock=stock, reveal_card=stock[0])
+        # else a special card shows no suit: the game has no trump (пустышка; a joker that
+        # is the only card left to turn)
     if ev is not None:
         ev.append(E.TrumpRevealed(card, suit))
     if state.stock:
@@ -314,6 +332,9 @@ def choose_first_attacker(state: State, ev: EventSink) -> State:
     game = state.game
     if game.first_attacker is not None:
         return first_attacker_chosen(state, game.first_attacker, False, ev)
+    if game.rules.first_attacker_first_game == "left_of_dealer":
+        # «Первый ход принадлежит игроку слева от сдатчика» (с пар): no claims
+        return first_attacker_chosen(state, (game.dealer + 1) % game.n_players, False, ev)
     if state.trump == NO_SUIT and not state.seat_trumps \
             and game.rules.first_attacker_first_game != "lowest_card":
         return evolve(state, phase=LOT, lot_among=tuple(range(game.n_players)))
@@ -399,7 +420,7 @@ def next_game(state: State) -> Game:
     first: int | None
     if choice == "pod_durak":
         first = (durak - 1) % n
-    elif choice == "iz_pod_durak":
+    elif choice in ("iz_pod_durak", "left_of_dealer"):  # the durak deals: his left neighbour
         first = (durak + 1) % n
     else:
         first = None

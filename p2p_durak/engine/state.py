@@ -19,6 +19,21 @@ from p2p_durak.engine.tables import GameTables
 
 UNKNOWN: Final = -1
 NO_CARD: Final = -2
+BLACK_PAIR: Final = 4
+"""A trump value: spades and clubs are both trump (a black joker turned, s_dvumya_jokerami)."""
+RED_PAIR: Final = 5
+"""A trump value: diamonds and hearts are both trump (a red joker turned)."""
+_JOKERS = (Kind.JOKER_RED, Kind.JOKER_BLACK)
+
+
+def trump_suits(trump: int) -> frozenset[int]:
+    """The suits a trump value makes trump: none, one suit, or the pair of one colour."""
+    if trump == NO_SUIT:
+        return frozenset()
+    if trump >= BLACK_PAIR:
+        first = 2 * (trump - BLACK_PAIR)
+        return frozenset((first, first + 1))
+    return frozenset((trump,))
 
 
 class Phase(IntEnum):
@@ -88,11 +103,17 @@ class Game:
         teams = {"none": 0, "2v2": 2, "3v3": 2}[self.rules.teams]
         set_(self, "team", tuple(s % teams if teams else s for s in range(self.n_players)))
         set_(self, "rules_hash", self.rules.rules_hash())
-        beaters = {trump: self._build_beaters(trump) for trump in (NO_SUIT, 0, 1, 2, 3)}
+        # trumps 4 and 5: a coloured joker turned as trump makes both black or both red
+        # suits trump (s_dvumya_jokerami); other games never reach them
+        pairs = (BLACK_PAIR, RED_PAIR) if self.rules.trump_indicator_special == "colour_pair" \
+            else ()
+        beaters = {trump: self._build_beaters(trump) for trump in (NO_SUIT, 0, 1, 2, 3, *pairs)}
+        for trump in (BLACK_PAIR, RED_PAIR):
+            beaters.setdefault(trump, beaters[NO_SUIT])
         set_(self, "_beaters", beaters)
         set_(self, "tables", GameTables(self.rules, self.n_players, self.suit, self.rank,
                                         rank_mask, self.suit_mask,
-                                        tuple(beaters[t] for t in range(-1, 4)),
+                                        tuple(beaters[t] for t in range(-1, 6)),
                                         self.team))
 
     @property
@@ -100,21 +121,28 @@ class Game:
         return (1 << self.n_cards) - 1
 
     def beaters(self, trump: int) -> tuple[int, ...]:
-        """For each card, the mask of cards that beat it under `trump` (a suit or NO_SUIT)."""
+        """For each card, the mask of cards that beat it under `trump` (a suit, NO_SUIT, or a
+        pair of suits of one colour: BLACK_PAIR, RED_PAIR)."""
         return self._beaters[trump]
+
+    def trump_mask(self, trump: int) -> int:
+        """The cards of the trump suit (both suits under a pair); 0 without a trump."""
+        return sum(self.suit_mask[s] for s in trump_suits(trump))
 
     def _build_beaters(self, trump: int) -> tuple[int, ...]:
         rules = self.rules
         untrumpable = {("spades", "clubs", "diamonds", "hearts").index(s)
                        for s in rules.untrumpable_suits}
-        trumps_beat = (trump != NO_SUIT and rules.beat_rule != "same_suit_only"
-                       and trump not in untrumpable)
+        trump_set = trump_suits(trump)
+        trumps_beat = (bool(trump_set) and rules.beat_rule != "same_suit_only"
+                       and not trump_set & untrumpable)
         suits = self.suit
         ranks = self.rank
         of_suit = [0, 0, 0, 0]  # every card with a suit, jokers and blanks have none
         for card, suit in enumerate(suits):
             if suit != NO_SUIT:
                 of_suit[suit] |= 1 << card
+        of_trump = sum(of_suit[s] for s in trump_set)
         only_aces = rules.lowest_rank_only_by_ace == "same_suit_or_trump_ace"
         lowest = min((r for s, r in zip(suits, ranks, strict=True) if s != NO_SUIT), default=0)
         aces = [0, 0, 0, 0]
@@ -126,19 +154,78 @@ class Game:
             suit, rank = suits[card], ranks[card]
             mask = 0
             if suit != NO_SUIT:
-                same = of_suit[suit]
+                # the same suit higher; under a pair of trump suits a trump is also beaten by
+                # a higher trump of the other suit («8 треф не может отбить 8 пик»)
+                same = of_suit[suit] | (of_trump if len(trump_set) > 1 and suit in trump_set
+                                        else 0)
                 while same:
                     low = same & -same
                     if ranks[low.bit_length() - 1] > rank:
                         mask |= low
                     same ^= low
-                if trumps_beat and suit != trump and suit not in untrumpable:
-                    mask |= of_suit[trump]
+                if trumps_beat and suit not in trump_set and suit not in untrumpable:
+                    mask |= of_trump
                 if rank == lowest and only_aces:
                     # королевский: the same-suit ace, or the trump ace ("любую младшую карту")
-                    mask &= aces[suit] | (aces[trump] if trump != NO_SUIT else 0)
+                    mask &= aces[suit] | (aces[trump] if 0 <= trump < 4 else 0)
             out.append(mask)
+        return self._special_beaters(trump, out)
+
+    def _special_beaters(self, trump: int, out: list[int]) -> tuple[int, ...]:
+        """Add the jokers' and the blank's powers (SP18) to the plain cards' beaters."""
+        rules = self.rules
+        faces = self.deck.faces
+        kind = [f.kind for f in faces]
+        jokers = sum(1 << c for c, k in enumerate(kind) if k in _JOKERS)
+        blank = sum(1 << c for c, k in enumerate(kind) if k is Kind.BLANK)
+        if rules.blank_card:
+            # «Пустышка отбивает любую карту, но и ее можно отбить любой картой»
+            for card in range(self.n_cards):
+                out[card] = ((self.all_cards & ~blank) if kind[card] is Kind.BLANK
+                             else out[card] | blank)
+        if rules.joker_rule == "beats_any":
+            # «Джокер отбивает любую карту»; nothing beats a led joker
+            for card in range(self.n_cards):
+                out[card] = 0 if kind[card] in _JOKERS else out[card] | jokers
+        elif rules.joker_rule == "coloured":
+            self._coloured_jokers(trump, kind, out)
+        elif rules.joker_rule == "beats_all_but_two":
+            # щелковский: «Джокер отбивает любую карту кроме двойки. Джокера может отбить только
+            # двойка или другой джокер.»
+            twos = sum(1 << c for c, k in enumerate(kind)
+                       if k is Kind.NORMAL and self.rank[c] == 2)
+            for card in range(self.n_cards):
+                if kind[card] in _JOKERS:
+                    out[card] = twos | (jokers & ~(1 << card))
+                elif self.rank[card] != 2:
+                    out[card] |= jokers
         return tuple(out)
+
+    def _coloured_jokers(self, trump: int, kind: list[Kind], out: list[int]) -> None:
+        """s_dvumya_jokerami: the joker of the trump's colour is the highest card; the other
+        beats any card of its own colour; a led other joker is beaten by any trump and the
+        high joker (or, by the knob, by the high joker only); nothing beats the high one."""
+        red = next(c for c, k in enumerate(kind) if k is Kind.JOKER_RED)
+        black = next(c for c, k in enumerate(kind) if k is Kind.JOKER_BLACK)
+        trump_set = trump_suits(trump)
+        if not trump_set:  # not reached: a coloured-joker game always has a trump
+            for card in range(self.n_cards):
+                out[card] = 0 if kind[card] in _JOKERS else out[card] | (1 << red) | (1 << black)
+            return
+        high_colour = min(trump_set) // 2  # 0: black (spades, clubs), 1: red
+        high, low = (black, red) if high_colour == 0 else (red, black)
+        low_colour = 1 - high_colour
+        trumps = sum(self.suit_mask[s] for s in trump_set)
+        for card in range(self.n_cards):
+            if card == high:
+                out[card] = 0
+            elif card == low:
+                by_trumps = self.rules.off_colour_joker_beaten_by == "any_trump_or_high_joker"
+                out[card] = (1 << high) | (trumps if by_trumps else 0)
+            else:
+                out[card] |= 1 << high
+                if self.suit[card] // 2 == low_colour:
+                    out[card] |= 1 << low
 
     def opponents(self, a: int, b: int) -> bool:
         return self.team[a] != self.team[b]

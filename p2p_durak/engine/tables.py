@@ -44,6 +44,18 @@ REFILL_NONE: Final = 3
 _REFILL = {"up_to_hand_size": REFILL_UP_TO, "only_when_empty": REFILL_WHEN_EMPTY,
            "progressive": REFILL_PROGRESSIVE, "none": REFILL_NONE}
 
+# lead patterns by their shape (the counts of the lead's ranks, largest first)
+_LEAD_SHAPES: dict[str, frozenset[tuple[int, ...]]] = {
+    # «с любой карты или с двух карт одного достоинства ... добавить еще одну любую карту или
+    # еще две карты одного достоинства ... двумя парами и одной картой»: the added card may
+    # match a pair (trips), the two pairs may be one rank (quads) — the catalogue's reading
+    "patterns:s_par": frozenset({(1,), (2,), (3,), (2, 1), (2, 2), (4,), (2, 2, 1), (3, 2),
+                                 (4, 1)}),
+    # «Пятерка»: a pair or two pairs with an odd card, trips, quads with an odd card; a single
+    # card (the catalogue's recommendation); never a bare pair or a full house
+    "patterns:pyaterka": frozenset({(1,), (2, 1), (2, 2, 1), (3,), (4, 1)}),
+}
+
 _BEAT_ROWS_EAGER: Final = 12
 """Beat actions are prebuilt for attack cards at table positions below this."""
 
@@ -57,6 +69,7 @@ class GameTables:
         "attack_next_opponent",
         "beat",
         "beaters",
+        "bout_cap",
         "cap",
         "deal_action",
         "first_limit",
@@ -65,8 +78,15 @@ class GameTables:
         "later_limit",
         "lead_cap",
         "lead_combos",
+        "lead_exact",
+        "lead_first_only",
+        "lead_highest",
+        "lead_mixed",
+        "lead_shapes",
         "lead_single",
+        "lead_special",
         "locks",
+        "loss_size",
         "n_cards",
         "n_players",
         "no_trump",
@@ -75,6 +95,7 @@ class GameTables:
         "pass_",
         "pogony_max",
         "pogony_sixes",
+        "rank",
         "refill",
         "refill_order",
         "same_rank",
@@ -110,7 +131,9 @@ class GameTables:
         self.n_cards: int = n_cards
         self.team: tuple[int, ...] = team
         self.beaters: tuple[tuple[int, ...], ...] = beaters  # index: trump + 1
-        self.trumps: tuple[int, ...] = (0, *suit_mask)  # the trump suit's cards; index trump + 1
+        # the trump suit's cards, index trump + 1 (the last two: a pair of suits of one colour)
+        self.trumps: tuple[int, ...] = (0, *suit_mask, suit_mask[0] | suit_mask[1],
+                                        suit_mask[2] | suit_mask[3])
         self.same_rank: tuple[int, ...] = tuple(rank_mask.get(rank[c], 0) if rank[c] >= 0
                                                 else 0 for c in cards)
         # the cards a table card lets the others throw in: its rank (parnomastny: or its suit)
@@ -142,6 +165,21 @@ class GameTables:
         if rules.lead_max is not None:
             lead_cap = min(lead_cap, rules.lead_max)
         self.lead_cap: int = lead_cap
+        # leads the variants shape (bout.special_leads): трешка's exact count, занудный's
+        # highest rank; a lead of several ranks opens each of them to throw-ins
+        self.lead_exact: int = int(rules.lead_rule.split(":")[1]) \
+            if rules.lead_rule.startswith("exact_any:") else 0
+        self.lead_highest: bool = rules.lead_restriction == "highest_rank_in_hand"
+        self.lead_first_only: bool = rules.lead_restriction_scope == "first_lead_of_game"
+        # с пар, «Пятерка»: a lead's shape, the counts of its ranks from the largest
+        self.lead_shapes: frozenset[tuple[int, ...]] = _LEAD_SHAPES.get(rules.lead_rule,
+                                                                         frozenset())
+        self.lead_special: bool = bool(self.lead_exact or self.lead_shapes) or self.lead_highest
+        self.lead_mixed: bool = bool(self.lead_exact or self.lead_shapes)
+        self.rank: tuple[int, ...] = rank
+        # занудный's forced leads can cycle for ever: the bout that ends such a game as a draw
+        self.bout_cap: int = 3 * n_cards if self.lead_highest and not self.lead_first_only \
+            else NO_LIMIT
         self.transfer_on: bool = rules.transfer
         self.transfer_any: bool = rules.transfer_window == "any_unbeaten_same_rank"
         self.transfer_next_opponent: bool = rules.transfer_target == "next_active_opponent"
@@ -154,6 +192,8 @@ class GameTables:
         self.locks: bool = rules.locked_cards > 0
         self.attack_next_opponent: bool = rules.attack_target == "next_active_opponent"
         self.hand_size: int = rules.hand_size
+        # большой: a hand this large after a take loses at once (0: no such rule)
+        self.loss_size: int = rules.immediate_loss_hand_size or 0
         self.refill: int = _REFILL[rules.refill_rule]
         # refill order by (attacker, defender): the attacker, the others clockwise and the
         # defender last, or everybody clockwise from the attacker

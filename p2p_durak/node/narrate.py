@@ -12,6 +12,7 @@ from typing import Any
 from p2p_durak import engine as eng
 from p2p_durak.engine import events as E
 from p2p_durak.engine.cards import SUIT_NAMES, SUIT_SYMBOLS
+from p2p_durak.engine.state import trump_suits
 from p2p_durak.protocol.table import AuditFinished, CardsLearned, Seated, TableEvent
 
 _SUITS_RU = ("пики", "трефы", "бубны", "черви")
@@ -68,9 +69,14 @@ class Narrator:
 
     def engine_event(self, ev: E.Event) -> str:
         lang, who = self.lang, self.who
+        if isinstance(ev, E.TrumpReinserted):
+            return _t(lang, f"{self.card(ev.card)} turned: into the middle of the stock",
+                      f"открылся {self.card(ev.card)}: в середину колоды")
         if isinstance(ev, E.TrumpRevealed):
-            suit = SUIT_SYMBOLS[ev.suit] if ev.suit >= 0 else "-"
-            name = (_SUITS_RU if lang == "ru" else SUIT_NAMES)[ev.suit] if ev.suit >= 0 else ""
+            # one suit, or both suits of a colour (a joker turned as trump)
+            suits = sorted(trump_suits(ev.suit))
+            suit = "".join(SUIT_SYMBOLS[s] for s in suits) or "-"
+            name = "+".join((_SUITS_RU if lang == "ru" else SUIT_NAMES)[s] for s in suits)
             card = f" ({self.card(ev.card)})" if ev.card >= 0 else ""
             return _t(lang, f"trump: {suit} {name}{card}", f"козырь: {suit} {name}{card}")
         if isinstance(ev, E.HiddenTrumpRevealed):

@@ -23,6 +23,7 @@ from p2p_durak.engine import (
     Game,
     IllegalAction,
     Phase,
+    Reason,
     RuleSet,
     State,
     apply,
@@ -175,8 +176,12 @@ class Lockstep:
                 continue  # a view cannot check a lowest-trump claim or a hidden card (rules.md)
             holds = all((self.full.hands[action.seat] >> c) & 1 for c in action.cards)
             if holds and action.seat >= 0:
-                # a rule-illegal action with real cards: every view refuses it the same way
-                for view in self.views:
+                # a rule-illegal action with real cards: every view refuses it the same way;
+                # занудный: only the leader's own view knows his highest rank (docs/rules.md:
+                # the others check the cards they know, the end-of-game audit the rest)
+                hidden_rule = (error.reason is Reason.LEAD_NOT_ALLOWED
+                               and self.full.game.tables.lead_highest)
+                for view in [self.views[action.seat]] if hidden_rule else self.views:
                     assert _refused_unchanged(view, action).reason is error.reason
 
 

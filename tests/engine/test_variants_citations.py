@@ -8,6 +8,7 @@ import test_variants_amerikansky
 import test_variants_arifm_progressiya
 import test_variants_base_rules
 import test_variants_beskozyrny
+import test_variants_bolshoy
 import test_variants_chukotsky
 import test_variants_dorozhny
 import test_variants_dvukhkozyrny
@@ -19,6 +20,13 @@ import test_variants_nevidimy
 import test_variants_parnomastny
 import test_variants_perevodnoy_2
 import test_variants_pustoy
+import test_variants_pustyshka
+import test_variants_s_dvumya_jokerami
+import test_variants_s_jokerom
+import test_variants_s_par
+import test_variants_shchelkovsky_parts
+import test_variants_treshka
+import test_variants_zanudny
 
 MODULES = (test_variants_perevodnoy_2, test_variants_parnomastny, test_variants_korolevsky,
            test_variants_pustoy, test_variants_arifm_progressiya, test_variants_navalenny,
@@ -26,6 +34,9 @@ MODULES = (test_variants_perevodnoy_2, test_variants_parnomastny, test_variants_
            test_variants_base_rules, test_variants_kozyrny, test_variants_amerikansky,
            test_variants_dorozhny, test_variants_dvukhkozyrny, test_variants_nevidimy,
            test_variants_magadansky)
+MODULES += (test_variants_s_jokerom, test_variants_s_dvumya_jokerami, test_variants_pustyshka,
+            test_variants_bolshoy, test_variants_zanudny, test_variants_treshka,
+            test_variants_s_par, test_variants_shchelkovsky_parts)
 CITED = [quote for module in MODULES for quote in citations._cited(module)]
 
 

@@ -8,8 +8,11 @@ from collections.abc import Sequence
 import pytest
 
 from p2p_durak import engine as eng
+from p2p_durak.engine import events as E
+from p2p_durak.engine.cards import NO_SUIT
 from p2p_durak.engine.presets import with_base_rules
-from p2p_durak.protocol.table import AuditFinished, TableMachine
+from p2p_durak.engine.state import BLACK_PAIR, RED_PAIR
+from p2p_durak.protocol.table import AuditFinished, Moved, TableMachine
 
 from .test_table_machine import _rng, _run, _table
 
@@ -22,6 +25,8 @@ VARIANTS = [("perevodnoy_2", 2), ("perevodnoy_2", 3), ("parnomastny", 3), ("koro
             ("dvukhkozyrny", 2), ("dvukhkozyrny", 3), ("dvukhkozyrny", 5),
             ("nevidimy", 2), ("nevidimy", 3), ("nevidimy", 5),
             ("magadansky", 2), ("magadansky", 4), ("magadansky", 6)]
+VARIANTS += [("s_jokerom", 3), ("s_dvumya_jokerami", 2), ("pustyshka", 4), ("bolshoy", 2),
+             ("zanudny", 3), ("treshka", 2), ("s_par", 3), ("s_par_pyaterka", 2)]
 
 
 @pytest.mark.parametrize(("preset", "n"), VARIANTS)
@@ -198,3 +203,65 @@ def test_nevidimy_games_where_the_dealer_draws_the_bottom_card_finish() -> None:
         dealer_drew_last += bool(draws) and draws[-1] == m.state.game.dealer
         assert all(mm.audit == AuditFinished(()) for mm in machines)
     assert dealer_drew_last
+
+
+# Seeds whose shuffle turns a special card as trump (found by trying seeds; the test checks
+# that the card was indeed turned, so a change of the shuffle cannot make it pass vacuously).
+@pytest.mark.parametrize(("preset", "n", "seed", "turned"), [
+    ("s_jokerom", 2, 156, "reinserted"),       # a joker goes to the middle, the next is turned
+    ("s_dvumya_jokerami", 3, 113, "pair"),     # a black joker: spades and clubs are trump
+    ("pustyshka", 2, 156, "no trump"),         # the blank: a game without trumps
+])
+def test_a_special_card_turned_as_trump_over_the_deck(preset: str, n: int, seed: int,
+                                                      turned: str) -> None:
+    machines = _table(n, preset, seed=seed)
+    _run(machines, seed=seed)
+    events = [e for h in machines[0].history if isinstance(h, Moved) for e in h.events]
+    trump = next(e for e in events if isinstance(e, E.TrumpRevealed))
+    game = machines[0].state.game if machines[0].state is not None else None
+    assert game is not None
+    if turned == "reinserted":
+        (moved,) = [e for e in events if isinstance(e, E.TrumpReinserted)]
+        assert game.suit[moved.card] < 0
+        assert game.suit[trump.card] >= 0
+        # every party's deck put the joker's slot where the engine put the card
+        for m in machines:
+            assert m.deck.slots[m.trump_slot].card == trump.card
+    elif turned == "pair":
+        assert game.suit[trump.card] < 0
+        assert trump.suit in (BLACK_PAIR, RED_PAIR)
+    else:
+        assert game.suit[trump.card] < 0
+        assert trump.suit == NO_SUIT
+    states = [m.state for m in machines]
+    assert all(s is not None and s.result is not None for s in states)
+    assert len({eng.state_hash(s) for s in states if s is not None}) == 1
+    for m in machines:
+        assert m.audit == AuditFinished(())
+
+
+def test_a_lead_below_the_highest_rank_is_named_by_the_audit() -> None:
+    """занудный: another seat's lead is checked by a partial view only against the cards it
+    knows of that hand; the audit, with every card public, names a lead that was not of the
+    highest rank in the hand."""
+    machines = _table(2, "zanudny", seed=81)
+    m = machines[0]
+    opened: list[Sequence[int]] = []
+    check = m._check_claims
+
+    def recording(cards: Sequence[int]) -> AuditFinished:
+        opened.append(cards)
+        return check(cards)
+
+    m._check_claims = recording  # type: ignore[method-assign]
+    _run(machines, seed=81)
+    assert m.audit == AuditFinished(())
+    game = m.state.game if m.state is not None else None
+    assert game is not None
+    (cards,) = opened
+    index, (seat, _led, slots) = next(
+        (i, entry) for i, entry in enumerate(m.lead_checks)
+        if len({game.rank[cards[s]] for s in entry[2]}) > 1)
+    lowest = min((cards[s] for s in slots), key=lambda c: game.rank[c])
+    m.lead_checks[index] = (seat, lowest, slots)
+    assert check(cards) == AuditFinished(((seat, "led a card below the highest rank in hand"),))
