@@ -14,9 +14,12 @@ from p2p_durak import engine as eng
 from p2p_durak.node.players import BotPlayer
 from p2p_durak.protocol.table import AuditFinished
 
+VARIANTS = [("kozyrny", 2), ("dvukhkozyrny", 3), ("nevidimy", 3), ("magadansky", 3)]
+VARIANTS += [("s_jokerom", 2), ("s_dvumya_jokerami", 3), ("pustyshka", 2), ("bolshoy", 2),
+             ("zanudny", 2), ("treshka", 3), ("s_par", 3), ("s_par_pyaterka", 2)]
 
-@pytest.mark.parametrize(("preset", "n"), [("kozyrny", 2), ("dvukhkozyrny", 3),
-                                           ("nevidimy", 3), ("magadansky", 3)])
+
+@pytest.mark.parametrize(("preset", "n"), VARIANTS)
 async def test_bots_play_the_variant_over_the_network(
         preset: str, n: int, tmp_path: Path, autojump_clock: trio.testing.MockClock) -> None:
     players = [BotPlayer(level="easy", seed=n * 100 + i) for i in range(n)]
