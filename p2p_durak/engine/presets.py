@@ -412,7 +412,7 @@ _P += [
                     joker_rule="beats_all_but_two", bout_attack_limit=10,
                     first_bout_attack_limit=None, self_throw_in="after_proezdnoy",
                     first_attacker_tiebreak="next_trumps_then_joker_then_lot",
-                    over_limit_policy="defender_chooses"),
+                    players=tuple(range(2, 11))),  # the catalogue's cap (A): hard_cap
 ]
 
 PRESETS: dict[str, Preset] = {p.id: p for p in _P}
