@@ -77,6 +77,8 @@ class EventText:
             if event.cards and event.seat == self.me:
                 return m("DrewCards", who=who(event.seat), cards=c.many(event.cards))
             return m("Drew", who=who(event.seat), n=event.n)
+        if isinstance(event, E.Rebounded):
+            return m("Rebounded", n=len(event.cards))
         if isinstance(event, E.Unlocked):
             if event.cards and event.seat == self.me:
                 return m("UnlockedCards", who=who(event.seat), cards=c.many(event.cards))

@@ -250,6 +250,7 @@ EVENTS: dict[str, tuple[str, str]] = {
     "Took": ("{who} takes {n} {cards}", "{who} берёт {n} {cards}"),
     "Drew": ("{who} draws {n}", "{who} добирает {n}"),
     "DrewCards": ("{who} draws {cards}", "{who} добирает {cards}"),
+    "Rebounded": ("{n} {cards} shuffled back into the stock", "{n} {cards} замешаны в колоду"),
     "Unlocked": ("{who}: {n} locked opened", "{who}: открыто закрытых {n}"),
     "UnlockedCards": ("{who} unlocks {cards}", "{who} открывает {cards}"),
     "PlayerOut": ("{who} is out", "{who} выходит"),

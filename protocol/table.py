@@ -34,6 +34,7 @@ from dataclasses import dataclass, field, replace
 from p2p_durak import engine as eng
 from p2p_durak.engine import actions as A
 from p2p_durak.engine import events as E
+from p2p_durak.engine.bout import DECK_ORDER
 from p2p_durak.engine.setup import claim_suit, last_dealt_seat, personal_trumps_turned
 from p2p_durak.engine.state import Phase
 from p2p_durak.protocol import codec
@@ -286,6 +287,9 @@ class TableMachine:
     _pending_chance: str = ""  # which chance outcome the open deck step feeds
     _suit_due: bool = False  # невидимый: the dealer's party owes the suit announcement
     _learned_now: tuple[int, ...] = ()  # own cards learned without a deck step (невидимый)
+    # отбойный: slots opened to all before a reshuffle changed their card, as they were
+    _opened_before_shuffle: dict[int, int] = field(default_factory=dict)
+    _slot_gen: dict[int, int] = field(default_factory=dict)  # reshuffles each slot went through
 
     def __post_init__(self) -> None:
         game = eng.make_game(self.rules, self.n_parties)  # validates rules and player count
@@ -306,6 +310,8 @@ class TableMachine:
         twin.discard_slots = list(self.discard_slots)
         twin.claims = list(self.claims)
         twin.lead_checks = list(self.lead_checks)
+        twin._opened_before_shuffle = dict(self._opened_before_shuffle)
+        twin._slot_gen = dict(self._slot_gen)
         return twin
 
     # ---- queries ---------------------------------------------------------------------------
@@ -531,7 +537,9 @@ class TableMachine:
         return slot, msg
 
     def _open_step(self, slot: int) -> str:
-        return f"open:{slot}"
+        # отбойный: a reshuffled slot holds another card, opened in a step of its own
+        gen = self._slot_gen.get(slot, 0)
+        return f"open:{slot}:{gen}" if gen else f"open:{slot}"
 
     # ---- deck steps and engine chance ----------------------------------------------------------
 
@@ -559,6 +567,8 @@ class TableMachine:
                 among = self.state.lot_among
                 winner = among[coins.random_below(ev.value, len(among), "lot")]
                 out += self._engine(eng.Action(A.LOT, eng.CHANCE, (), winner))
+            elif isinstance(ev, dev.ShuffleDone) and ev.step.startswith("reshuffle"):
+                out += self._reshuffled(ev.slots)
             elif isinstance(ev, dev.ShuffleDone):
                 out += self._engine(eng.Action(A.DEAL, eng.CHANCE))
             elif isinstance(ev, dev.CardRevealed) and self._pending_chance == "reveal":
@@ -696,6 +706,21 @@ class TableMachine:
             return []
         return []
 
+    def _bottom(self) -> int:
+        """1 while the turned trump card lies at the bottom of the stock, else 0."""
+        state = self.state
+        assert state is not None
+        return 1 if state.stock and state.stock[-1] == state.trump_card >= 0 else 0
+
+    def _reshuffled(self, slots: tuple[int, ...]) -> list[TableEvent]:
+        """The reshuffle is done: the stock is those slots (their cards now unknown to all)
+        above the trump card, and the engine is told with the chance action."""
+        bottom = self.stock_slots[len(self.stock_slots) - self._bottom():]
+        self.stock_slots = sorted(slots) + bottom
+        self.table_slots = []
+        # the order is the deck's secret: every view takes the stock as unknown
+        return self._engine(A.shuffle(DECK_ORDER))
+
     def _slot_of(self, seat: int, card: int) -> int:
         for slot in self.hand_slots[seat]:
             if self.deck.slots[slot].card == card:
@@ -741,6 +766,18 @@ class TableMachine:
         if phase == Phase.LOT:
             self._step_counter += 1
             return self._begin(CoinOp(f"lot:{self._step_counter}"))
+        if phase == Phase.RESHUFFLE:
+            # отбойный: every party re-masks and permutes the face-down stock and the bout's
+            # open cards, with its proofs; the trump card stays face up at the bottom
+            slots = self.table_slots + self.stock_slots[:len(self.stock_slots) - self._bottom()]
+            for slot in slots:  # what the claim audit must still know of a claimant's hand
+                card = self.deck.slots[slot].card
+                if card is not None:
+                    self._opened_before_shuffle.setdefault(slot, card)
+                self._slot_gen[slot] = self._slot_gen.get(slot, 0) + 1
+            self._step_counter += 1
+            return self._begin(ShuffleOp(f"reshuffle:{self._step_counter}",
+                                         tuple(sorted(slots))))
         if phase == Phase.OVER and "audit" not in self.deck.finished_steps:
             return self._begin(AuditOp("audit"))
         return []
@@ -756,7 +793,7 @@ class TableMachine:
         # without trumps (бескозырный) every seat shows its lowest card of any suit
         any_card = game.rules.first_attacker_first_game == "lowest_card"
         for claim in self.claims:
-            held = [cards[s] for s in claim.slots]
+            held = [self._opened_before_shuffle.get(s, cards[s]) for s in claim.slots]
             trump_cards = game.trump_mask(claim.trump)
             trumps = sorted((game.rank[c], c) for c in held
                             if any_card or (trump_cards >> c) & 1)

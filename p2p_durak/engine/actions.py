@@ -22,6 +22,7 @@ class Kind(IntEnum):
     SHOW = 9  # transfer by showing a trump of the attack rank
     TAKE = 10
     PASS = 11
+    SHUFFLE = 12  # chance: отбойный puts a defended bout back into the stock, shuffled
 
 
 # Module-level ints: the engine's hot paths compare these, not enum members.
@@ -37,6 +38,7 @@ TRANSFER: Final = 8
 SHOW: Final = 9
 TAKE: Final = 10
 PASS: Final = 11
+SHUFFLE: Final = 12
 
 
 class Action(NamedTuple):
@@ -63,6 +65,12 @@ def deal() -> Action:
 def announce_suit(suit: int) -> Action:
     """невидимый: chance announces only the suit of the bottom stock card (the trump)."""
     return Action(REVEAL, CHANCE, (), suit)
+
+
+def shuffle(variant: int) -> Action:
+    """отбойный: chance reshuffles the stock; `variant` (0..63) picks the order a full state
+    (a simulation) takes — on the network the deck's shuffle decides and no view knows it."""
+    return Action(SHUFFLE, CHANCE, (), variant)
 
 
 def reveal(card: int) -> Action:
@@ -120,7 +128,7 @@ def decode_action(raw: object) -> Action:
     kind, seat, cards, target = raw
     if not all(type(x) is int for x in (kind, seat, target)):
         raise ValueError("action kind, seat and target are integers")
-    if kind not in range(12):
+    if kind not in range(13):
         raise ValueError(f"unknown action kind {kind}")
     if not isinstance(cards, (tuple, list)) or len(cards) > 16:
         raise ValueError("action cards are an array of at most 16 integers")

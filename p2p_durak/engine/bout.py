@@ -29,7 +29,15 @@ from p2p_durak.engine.seats import (
     next_active_of,
     transfer_target_of,
 )
-from p2p_durak.engine.state import BOUT, OVER, REVEAL_HIDDEN, UNKNOWN, Result, State
+from p2p_durak.engine.state import (
+    BOUT,
+    OVER,
+    RESHUFFLE,
+    REVEAL_HIDDEN,
+    UNKNOWN,
+    Result,
+    State,
+)
 from p2p_durak.engine.state import LEAD as PHASE_LEAD
 from p2p_durak.engine.tables import (
     BY_NEIGHBOURS,
@@ -40,6 +48,7 @@ from p2p_durak.engine.tables import (
     REFILL_WHEN_EMPTY,
     GameTables,
 )
+from p2p_durak.engine.xorshift import shuffled
 
 # The next state is built with `tuple.__new__(State, fields)`: a NamedTuple without the detour
 # through its Python-level `__new__`.
@@ -617,7 +626,7 @@ def _settle(state: State, phase: int, hands: tuple[int, ...], hidden: tuple[int,
             state.hidden_trump, state.reveal_card, table, covers, table_by, state.attacker,
             defender, taking, passed, shown, state.out, state.finish, state.discard,
             state.bout, state.claims, state.lot_among, state.result, actors, ranks,
-            state.seat_trumps, state.locked))
+            state.seat_trumps, state.locked, state.otboi))
         return s
     return _end_bout(state, hands, hidden, table, covers, table_by, defender, taking, ev)
 
@@ -625,6 +634,57 @@ def _settle(state: State, phase: int, hands: tuple[int, ...], hidden: tuple[int,
 def _end_bout(state: State, hands: tuple[int, ...], hidden: tuple[int, ...],
               table: tuple[int, ...], covers: tuple[int, ...], table_by: tuple[int, ...],
               defender: int, took: bool, ev: EventSink) -> State:
+    otboi = state.otboi
+    if state.game.tables.rebound and not took:
+        otboi += 1
+        if otboi % 2 == 0:
+            # отбойный: «каждый второй отбой карты ... перемешиваются с картами в колоде»: the
+            # cards wait on the table for the shuffle (chance), then the bout closes
+            s: State = tuple.__new__(State, (
+                state.game, RESHUFFLE, hands, hidden, state.stock, state.trump,
+                state.trump_card, state.hidden_trump, state.reveal_card, table, covers,
+                table_by, state.attacker, defender, False, 0, state.shown, state.out,
+                state.finish, state.discard, state.bout, state.claims, state.lot_among,
+                state.result, (CHANCE,), state.table_ranks, state.seat_trumps, state.locked,
+                otboi))
+            return s
+    return _closed(state, hands, hidden, table, covers, table_by, defender, took, ev, otboi)
+
+
+DECK_ORDER = 64
+"""отбойный: the reshuffle variant of a networked game, whose order only the deck holds."""
+
+
+def rebound_stock(state: State, variant: int) -> tuple[int, ...]:
+    """отбойный: the stock after the waiting bout's cards are shuffled into it. The trump card
+    stays face up at the bottom; a full state takes the order `variant` (0..63) gives; with
+    `DECK_ORDER` (the network deck's secret order) or in a partial view nobody knows it."""
+    returned = list(state.table) + [c for c in state.covers if c >= 0]
+    stock = state.stock
+    bottom = stock[-1:] if stock and stock[-1] == state.trump_card >= 0 else ()
+    face_down = list(stock[:len(stock) - len(bottom)])
+    pool = face_down + returned
+    if variant == DECK_ORDER or UNKNOWN in face_down:
+        return (UNKNOWN,) * len(pool) + bottom
+    return tuple(shuffled(pool, variant * 4099 + state.bout)) + bottom
+
+
+def on_reshuffle(state: State, action: Action, ev: EventSink) -> State:
+    variant = action.target
+    if action.cards or not 0 <= variant <= DECK_ORDER:
+        raise IllegalAction(Reason.BAD_CHANCE, "a reshuffle names an order 0..64 and no card")
+    returned = tuple(state.table) + tuple(c for c in state.covers if c >= 0)
+    stock = rebound_stock(state, variant)
+    if ev is not None:
+        ev.append(E.Rebounded(returned, len(stock)))
+    state = state._replace(stock=stock)
+    return _closed(state, state.hands, state.hidden, (), (), (), state.defender, False, ev,
+                   state.otboi)
+
+
+def _closed(state: State, hands: tuple[int, ...], hidden: tuple[int, ...],
+            table: tuple[int, ...], covers: tuple[int, ...], table_by: tuple[int, ...],
+            defender: int, took: bool, ev: EventSink, otboi: int) -> State:
     game = state.game
     new_hands, new_hidden = list(hands), list(hidden)
     stock, trump, trump_card = state.stock, state.trump, state.trump_card
@@ -644,7 +704,7 @@ def _end_bout(state: State, hands: tuple[int, ...], hidden: tuple[int, ...],
         game, phase, tuple(new_hands), tuple(new_hidden), stock, trump, trump_card,
         state.hidden_trump, state.reveal_card, (), (), (), attacker, defender, False, 0, 0, out,
         finish, discard, state.bout + 1, state.claims, state.lot_among, result, actors, 0,
-        state.seat_trumps, state.locked if locked is None else tuple(locked)))
+        state.seat_trumps, state.locked if locked is None else tuple(locked), otboi))
     return s
 
 
@@ -693,7 +753,7 @@ def close_bout(t: GameTables, rank: tuple[int, ...], hands: list[int], hidden: l
                 ev.append(E.GameOver((defender,), False, 0))
             return (OVER, stock, out, finish, discard, Result((defender,), False, 0, finish),
                     attacker, defender)
-    else:
+    elif table_mask:  # (отбойный: a reshuffled bout closes with its cards in the stock)
         discard |= table_mask
         if ev is not None:
             ev.append(E.Discarded(cards_of(table_mask)))

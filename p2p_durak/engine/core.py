@@ -19,6 +19,7 @@ from p2p_durak.engine.bout import (
     on_beat,
     on_lead,
     on_pass,
+    on_reshuffle,
     on_take,
     on_throw,
     on_transfer,
@@ -45,6 +46,7 @@ from p2p_durak.engine.state import (
     LEAD,
     LOT,
     OVER,
+    RESHUFFLE,
     REVEAL_HIDDEN,
     REVEAL_TRUMP,
     UNKNOWN,
@@ -127,11 +129,12 @@ def step_any(state: State, action: object) -> State:
 
 
 # Kinds as bit masks, for the checks of an action's form.
-_CHANCE_KINDS: Final = (1 << A.DEAL) | (1 << A.REVEAL) | (1 << A.LOT)
+_CHANCE_KINDS: Final = (1 << A.DEAL) | (1 << A.REVEAL) | (1 << A.LOT) | (1 << A.SHUFFLE)
 _NO_CARD_KINDS: Final = (1 << A.DEAL) | (1 << A.LOT) | (1 << A.NO_TRUMP) | (1 << A.TAKE) \
+    | (1 << A.SHUFFLE) \
     | (1 << A.PASS)
 # a reveal has a target only as a suit announcement (невидимый), which on_reveal checks
-_TARGET_KINDS: Final = (1 << A.BEAT) | (1 << A.LOT) | (1 << A.REVEAL)
+_TARGET_KINDS: Final = (1 << A.BEAT) | (1 << A.LOT) | (1 << A.REVEAL) | (1 << A.SHUFFLE)
 
 
 def _checked(action: object, n_players: int) -> Action:
@@ -148,7 +151,7 @@ def _checked(action: object, n_players: int) -> Action:
         raise IllegalAction(Reason.BAD_ACTION, "the kind, seat and target are integers")
     if type(cards) is not tuple or any(type(card) is not int for card in cards):
         raise IllegalAction(Reason.BAD_ACTION, "the cards are a tuple of integers")
-    bit = 1 << kind if 0 <= kind < 12 else 0
+    bit = 1 << kind if 0 <= kind < 13 else 0
     if target != -1 and not bit & _TARGET_KINDS:
         raise IllegalAction(Reason.BAD_ACTION, "only a beat, a lot and a suit announcement "
                             "have a target")
@@ -178,7 +181,7 @@ def _apply(state: State, any_action: object, ev: EventSink) -> State:
             return on_take(state, action, ev)
         if kind == A.TRANSFER or kind == A.SHOW:
             return on_transfer(state, action, ev)
-        raise IllegalAction(Reason.WRONG_PHASE, A.Kind(kind).name if 0 <= kind < 12 else "?")
+        raise IllegalAction(Reason.WRONG_PHASE, A.Kind(kind).name if 0 <= kind < 13 else "?")
     if phase == LEAD:
         if kind != A.LEAD:
             raise IllegalAction(Reason.WRONG_PHASE)
@@ -199,4 +202,6 @@ def _setup_transition(state: State, action: Action, ev: EventSink) -> State:
         return on_claim(state, action, ev)
     if phase == LOT and kind == A.LOT:
         return on_lot(state, action, ev)
+    if phase == RESHUFFLE and kind == A.SHUFFLE:
+        return on_reshuffle(state, action, ev)
     raise IllegalAction(Reason.WRONG_PHASE)

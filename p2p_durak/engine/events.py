@@ -114,6 +114,13 @@ class Unlocked(NamedTuple):
     cards: tuple[int, ...]  # the cards this state knows (all of them in a full state)
 
 
+class Rebounded(NamedTuple):
+    """отбойный: a defended bout's cards were shuffled back into the stock."""
+
+    cards: tuple[int, ...]
+    stock: int  # the stock's size after it
+
+
 class PlayerOut(NamedTuple):
     seat: int
 
@@ -126,8 +133,8 @@ class GameOver(NamedTuple):
 
 Event = (Dealt | TrumpRevealed | TrumpReinserted | HiddenTrumpRevealed | TrumpSwapped
          | PersonalTrump | Claimed | FirstAttacker | BoutStarted | Led | ThrewIn | Beat
-         | Transferred | TakeDeclared | Passed | Discarded | Took | Drew | Unlocked | PlayerOut
-         | GameOver)
+         | Transferred | TakeDeclared | Passed | Discarded | Took | Drew | Unlocked | Rebounded
+         | PlayerOut | GameOver)
 
 EventSink = list[Event] | None
 """Where transitions append their events; None when the caller (a simulation) wants none."""

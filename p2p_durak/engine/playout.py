@@ -15,8 +15,6 @@ written out here, and `tests/engine/test_engine_regressions.py` replays playouts
 
 from __future__ import annotations
 
-from typing import Final
-
 from p2p_durak.engine.actions import BEAT, CHANCE, PASS, SHOW, TAKE, Action
 from p2p_durak.engine.bout import (
     bout_actors_of,
@@ -31,28 +29,11 @@ from p2p_durak.engine.bout import (
 )
 from p2p_durak.engine.core import chance_outcome, legal_actions, step_any
 from p2p_durak.engine.seats import transfer_target_of
-from p2p_durak.engine.state import BOUT, LEAD, OVER, UNKNOWN, Result, State
+from p2p_durak.engine.state import BOUT, LEAD, OVER, RESHUFFLE, UNKNOWN, Result, State
 from p2p_durak.engine.tables import GameTables
+from p2p_durak.engine.xorshift import next_state, seed_state
 
-_MASK32: Final = 0xFFFFFFFF
-_MASK64: Final = 0xFFFFFFFFFFFFFFFF
-
-
-def seed_state(seed: int) -> int:
-    """A non-zero 32-bit generator state from any integer seed (splitmix64's finaliser)."""
-    z = (seed + 0x9E3779B97F4A7C15) & _MASK64
-    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK64
-    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK64
-    z ^= z >> 31
-    return (z & _MASK32) or 0x6D2B79F5
-
-
-def next_state(x: int) -> int:
-    """One xorshift32 step (Marsaglia 2003): a full-period generator on non-zero 32-bit ints."""
-    x ^= (x << 13) & _MASK32
-    x ^= x >> 17
-    return x ^ ((x << 5) & _MASK32)
-
+__all__ = ["next_state", "random_playout", "seed_state"]
 
 def random_playout(state: State, seed: int, log: list[Action] | None = None) -> State:
     """Play `state` (a full state) to the end with random legal moves drawn from `seed`.
@@ -92,9 +73,9 @@ class _Board:
     `State`."""
 
     __slots__ = ("actors", "attacker", "bout", "covers", "defender", "discard", "finish",
-                 "hands", "locked", "origin", "out", "passed", "phase", "rank", "ranks", "result",
-                 "shown", "stock", "t", "table", "table_by", "taking", "trump", "trump_card",
-                 "uncovered", "zeros")
+                 "hands", "locked", "origin", "otboi", "out", "passed", "phase", "rank",
+                 "ranks", "result", "shown", "stock", "t", "table", "table_by", "taking",
+                 "trump", "trump_card", "uncovered", "zeros")
 
     def __init__(self, state: State) -> None:
         self.origin: State = state
@@ -124,6 +105,7 @@ class _Board:
         self.trump_card: int = state.trump_card
         # магаданский: the locked piles change as bouts close; None when nothing is locked
         self.locked: list[tuple[int, ...]] | None = list(state.locked) if state.locked else None
+        self.otboi: int = state.otboi
 
     def to_state(self) -> State:
         s = self.origin
@@ -134,7 +116,7 @@ class _Board:
             tuple(self.table_by), self.attacker, self.defender, self.taking, self.passed,
             self.shown, self.out, self.finish, self.discard, self.bout, s.claims, s.lot_among,
             self.result, self.actors, self.ranks, s.seat_trumps,
-            s.locked if self.locked is None else tuple(self.locked)))
+            s.locked if self.locked is None else tuple(self.locked), self.otboi))
         return state
 
     def play(self, x: int, log: list[Action] | None) -> int:
@@ -248,6 +230,13 @@ class _Board:
         if actors:
             self.actors = actors
             return
+        if self.t.rebound and not self.taking:
+            self.otboi += 1
+            if self.otboi % 2 == 0:  # отбойный: the bout waits for its shuffle (chance)
+                self.phase = RESHUFFLE
+                self.actors = (CHANCE,)
+                self.passed = 0
+                return
         covers = self.covers
         if self.t.swap_trump and not self.taking:
             stock, new_covers, self.trump, self.trump_card = swap_trump(

@@ -241,6 +241,14 @@ _P: list[Preset] = [
            "он сам; на руке одна. Каждый отбой открывает ему одну; когда колода кончится, "
            "открываются все. Закрытые карты считаются при доборе до шести.",
            _comp(locked_cards=5, defender_hand_cap_counts="usable_cards")),
+    Preset("otboyny", "Дурак отбойный", "Rebound durak", f"{COMPENDIUM}: «Дурак отбойный»",
+           "Every second successful defence of the game does not go to the discard: its cards "
+           "are shuffled back into the stock (above the trump card) and come into play again; "
+           "an empty stock is made anew from them.",
+           "Каждый второй отбой в игре не идёт в закрытую стопку: его карты замешиваются в "
+           "колоду (над козырем) и снова участвуют в игре; если колода кончилась, из них "
+           "получается новая.",
+           _comp(discard_rule="every_second_to_stock")),
 ]
 
 
@@ -302,9 +310,6 @@ _P += [
     _pending_preset("oborotny", "Дурак оборотный", "Backwards durak",
                     "Hands held backwards: others see your cards, you do not.",
                     hand_visibility="others_only", invalid_play_penalty=(("on", "take"),)),
-    _pending_preset("otboyny", "Дурак отбойный", "Rebound durak",
-                    "Every second successful defence is shuffled back into the stock.",
-                    discard_rule="every_second_to_stock"),
     _pending_preset("ochkovy", "Дурак очковый", "Points durak",
                     "The durak is who beat the fewest cards.",
                     loser_rule="fewest_beaten_cards", counter="beaten_cards",

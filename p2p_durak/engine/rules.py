@@ -304,7 +304,7 @@ IMPLEMENTED: dict[str, frozenset[Any]] = {
     "locked_cards": frozenset(range(10)),
     "locked": frozenset({()}),
     "defender_hand_cap_counts": frozenset({"all_cards", "usable_cards"}),
-    "discard_rule": frozenset({"discard"}),
+    "discard_rule": frozenset({"discard", "every_second_to_stock"}),
     "every_second_to_stock": frozenset({()}),
     "pre_defence_exchange": frozenset({"off"}),
     "swap_two": frozenset({()}),
@@ -413,6 +413,11 @@ def validate(rules: RuleSet, n_players: int | None = None) -> None:
                         "card, the usual refill and the cap counting usable cards",
                         "закрытые карты требуют обычной сдачи, хотя бы одной доступной карты, "
                         "обычного добора и лимита по доступным картам")
+    if rules.discard_rule == "every_second_to_stock" and not (
+            rules.deal_mode == "fixed" and rules.refill_rule == "up_to_hand_size"
+            and rules.trump_change == "none" and rules.locked_cards == 0):
+        raise RuleError("discard_rule", "cards shuffled back into the stock need the usual deal "
+                        "and refill", "возврат отбоя в колоду требует обычной сдачи и добора")
     if per_player and (rules.transfer_by_showing != "off" or rules.trump_change != "none"):
         raise RuleError("trump_rule", "personal trumps are not shown for a transfer and do not "
                         "change", "личные козыри не показывают для перевода и не меняют")

@@ -24,6 +24,7 @@ from p2p_durak.engine.state import (
     NO_CARD,
     OVER,
     RED_PAIR,
+    RESHUFFLE,
     REVEAL_HIDDEN,
     REVEAL_TRUMP,
     UNKNOWN,
@@ -77,7 +78,7 @@ def evolve(state: State, *, phase: int | None = None, hands: tuple[int, ...] | N
         state.out, state.finish, state.discard if discard is None else discard, state.bout,
         claims, state.lot_among if lot_among is None else lot_among, state.result, actors, 0,
         state.seat_trumps if seat_trumps is None else seat_trumps,
-        state.locked if locked is None else locked))
+        state.locked if locked is None else locked, state.otboi))
     return new
 
 
@@ -153,6 +154,8 @@ def chance_outcomes(state: State) -> list[Action]:
         return [A.Action(A.DEAL, CHANCE)]
     if phase == LOT:
         return [A.Action(A.LOT, CHANCE, (), s) for s in state.lot_among]
+    if phase == RESHUFFLE:
+        return [A.shuffle(k) for k in range(64)]
     if phase == REVEAL_TRUMP and state.game.rules.trump_rule == "bottom_suit_announced":
         if state.reveal_card >= 0:
             return [A.announce_suit(state.game.suit[state.reveal_card])]

@@ -45,6 +45,7 @@ class Phase(IntEnum):
     BOUT = 5
     REVEAL_HIDDEN = 6
     OVER = 7
+    RESHUFFLE = 8  # отбойный: a defended bout waits on the table to be shuffled into the stock
 
 
 DEAL: Final = 0
@@ -55,6 +56,7 @@ LEAD: Final = 4
 BOUT: Final = 5
 REVEAL_HIDDEN: Final = 6
 OVER: Final = 7
+RESHUFFLE: Final = 8
 
 
 class Result(NamedTuple):
@@ -267,6 +269,7 @@ class State(NamedTuple):
     # where this state does not know them; the owner does not see them either); empty when the
     # rules lock nothing
     locked: tuple[tuple[int, ...], ...] = ()
+    otboi: int = 0  # отбойный: successful defences so far in this game
 
     @property
     def n_players(self) -> int:

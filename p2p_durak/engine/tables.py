@@ -96,6 +96,7 @@ class GameTables:
         "pogony_max",
         "pogony_sixes",
         "rank",
+        "rebound",
         "refill",
         "refill_order",
         "same_rank",
@@ -190,6 +191,8 @@ class GameTables:
         self.swap_trump: bool = rules.trump_change == "swap_on_defence"
         # магаданский: locked cards count toward the refill, one unlocks per defence
         self.locks: bool = rules.locked_cards > 0
+        # отбойный: every second successful defence goes back into the stock, shuffled
+        self.rebound: bool = rules.discard_rule == "every_second_to_stock"
         self.attack_next_opponent: bool = rules.attack_target == "next_active_opponent"
         self.hand_size: int = rules.hand_size
         # большой: a hand this large after a take loses at once (0: no such rule)

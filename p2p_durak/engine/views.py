@@ -38,7 +38,8 @@ def public_view(state: State) -> PublicView:
         state.out, state.finish, state.discard, state.bout, state.claims, state.lot_among,
         result,
     ) + ((state.seat_trumps,) if state.seat_trumps else ()) + (
-        (tuple(len(pile) for pile in state.locked),) if state.locked else ())
+        (tuple(len(pile) for pile in state.locked),) if state.locked else ()) + (
+        (state.otboi,) if state.game.tables.rebound else ())
 
 
 def state_hash(state: State) -> bytes:

@@ -82,6 +82,9 @@ class Narrator:
         if isinstance(ev, E.HiddenTrumpRevealed):
             return _t(lang, f"the hidden trump is {self.card(ev.card)}: new trump",
                       f"потайной козырь {self.card(ev.card)} — новый козырь")
+        if isinstance(ev, E.Rebounded):
+            return _t(lang, f"{len(ev.cards)} cards shuffled back into the stock",
+                      f"{len(ev.cards)} карт замешаны обратно в колоду")
         if isinstance(ev, E.PersonalTrump):
             return _t(lang, f"{who(ev.seat)}'s own trump: {self.card(ev.card)}",
                       f"личный козырь {who(ev.seat)}: {self.card(ev.card)}")

@@ -10,7 +10,7 @@ from bot_support import game_for, play
 
 from p2p_durak.bots.levels import MediumBot, RandomBot
 
-VARIANTS = ["kozyrny", "dvukhkozyrny", "nevidimy", "magadansky"]
+VARIANTS = ["kozyrny", "dvukhkozyrny", "nevidimy", "magadansky", "otboyny"]
 VARIANTS += ["s_jokerom", "s_dvumya_jokerami", "pustyshka", "bolshoy", "zanudny", "treshka",
              "s_par", "s_par_pyaterka"]
 GAMES = 40

@@ -7,7 +7,7 @@ clockwise, starting at the dealer's left) and where it puts the trump card and t
 
 The action notation is one line per action, used by the scenarios and the golden games:
 
-    deal | reveal 7♦ | announce D | lot 2
+    deal | reveal 7♦ | announce D | lot 2 | shuffle 5
     0 claim 6♦ | 0 no_trump
     0 lead 6♠ 6♥ | 2 throw 6♦ | 1 beat 7♠ on 6♠ | 1 transfer 6♣ | 1 show 6♦
     1 take | 2 pass
@@ -118,6 +118,8 @@ def format_action(state: State, action: Action) -> str:
         return "reveal " + card_text(game, action.cards[0])
     if kind == A.LOT:
         return f"lot {action.target}"
+    if kind == A.SHUFFLE:
+        return f"shuffle {action.target}"  # отбойный
     words = [str(action.seat), _NAMES[kind]]
     words += [card_text(game, c) for c in action.cards]
     if kind == A.BEAT:
@@ -136,6 +138,8 @@ def parse_action(state: State, text: str) -> Action:
         return A.reveal(card(game, words[1]))
     if words[0] == "lot":
         return A.lot(int(words[1]))
+    if words[0] == "shuffle":
+        return A.shuffle(int(words[1]))
     seat, kind = int(words[0]), _KINDS[words[1]]
     args = words[2:]
     if kind == A.BEAT:

@@ -17,6 +17,7 @@ import test_variants_kozyrny
 import test_variants_magadansky
 import test_variants_navalenny
 import test_variants_nevidimy
+import test_variants_otboyny
 import test_variants_parnomastny
 import test_variants_perevodnoy_2
 import test_variants_pustoy
@@ -33,7 +34,7 @@ MODULES = (test_variants_perevodnoy_2, test_variants_parnomastny, test_variants_
            test_variants_chukotsky, test_variants_beskozyrny,
            test_variants_base_rules, test_variants_kozyrny, test_variants_amerikansky,
            test_variants_dorozhny, test_variants_dvukhkozyrny, test_variants_nevidimy,
-           test_variants_magadansky)
+           test_variants_magadansky, test_variants_otboyny)
 MODULES += (test_variants_s_jokerom, test_variants_s_dvumya_jokerami, test_variants_pustyshka,
             test_variants_bolshoy, test_variants_zanudny, test_variants_treshka,
             test_variants_s_par, test_variants_shchelkovsky_parts)

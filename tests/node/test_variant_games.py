@@ -14,7 +14,8 @@ from p2p_durak import engine as eng
 from p2p_durak.node.players import BotPlayer
 from p2p_durak.protocol.table import AuditFinished
 
-VARIANTS = [("kozyrny", 2), ("dvukhkozyrny", 3), ("nevidimy", 3), ("magadansky", 3)]
+VARIANTS = [("kozyrny", 2), ("dvukhkozyrny", 3), ("nevidimy", 3), ("magadansky", 3),
+            ("otboyny", 3)]
 VARIANTS += [("s_jokerom", 2), ("s_dvumya_jokerami", 3), ("pustyshka", 2), ("bolshoy", 2),
              ("zanudny", 2), ("treshka", 3), ("s_par", 3), ("s_par_pyaterka", 2)]
 

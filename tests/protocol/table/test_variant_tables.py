@@ -24,7 +24,8 @@ VARIANTS = [("perevodnoy_2", 2), ("perevodnoy_2", 3), ("parnomastny", 3), ("koro
             ("amerikansky", 2), ("amerikansky", 4), ("dorozhny", 2), ("dorozhny", 5),
             ("dvukhkozyrny", 2), ("dvukhkozyrny", 3), ("dvukhkozyrny", 5),
             ("nevidimy", 2), ("nevidimy", 3), ("nevidimy", 5),
-            ("magadansky", 2), ("magadansky", 4), ("magadansky", 6)]
+            ("magadansky", 2), ("magadansky", 4), ("magadansky", 6),
+            ("otboyny", 2), ("otboyny", 3)]
 VARIANTS += [("s_jokerom", 3), ("s_dvumya_jokerami", 2), ("pustyshka", 4), ("bolshoy", 2),
              ("zanudny", 3), ("treshka", 2), ("s_par", 3), ("s_par_pyaterka", 2)]
 
@@ -265,3 +266,21 @@ def test_a_lead_below_the_highest_rank_is_named_by_the_audit() -> None:
     lowest = min((cards[s] for s in slots), key=lambda c: game.rank[c])
     m.lead_checks[index] = (seat, lowest, slots)
     assert check(cards) == AuditFinished(((seat, "led a card below the highest rank in hand"),))
+
+
+def test_otboyny_reshuffles_on_the_deck_and_the_claims_still_audit() -> None:
+    """отбойный over the deck: the bout's open cards and the face-down stock are re-masked and
+    permuted by every party with proofs (a ShuffleOp on those slots); afterwards nobody knows a
+    reshuffled slot, draws are shown to their drawer, and the lowest-trump claims are audited
+    against the cards as they were before a reshuffle changed their slots."""
+    from p2p_durak.engine import events as E
+    from p2p_durak.protocol.table import Moved
+
+    machines = _table(3, "otboyny", seed=44)
+    _run(machines, seed=44)
+    m = machines[0]
+    rebounds = [ev for h in m.history if isinstance(h, Moved) for ev in h.events
+                if isinstance(ev, E.Rebounded)]
+    assert rebounds, "no reshuffle in this game"
+    assert any(step.startswith("reshuffle") for step in m.deck.finished_steps)
+    assert all(mm.audit == AuditFinished(()) for mm in machines)
