@@ -28,6 +28,9 @@ Figures
   ``commit_alone_ms`` / ``commit_raced_ms`` split the same moves, as the bot sees them, by
   whether only its party could act or several could (then the sequencer's fairness window runs).
 * ``cpu_ms_per_entry_per_node``: CPU per committed log entry per node, lobby and deck included.
+* ``sent_per_entry_per_node``: messages one node sends per committed entry, by kind (a broadcast
+  counts once per link; retransmissions and relays included); ``writes_per_entry_per_node``:
+  the stream writes that carried them.
 * ``games_per_minute``: 60 / the mean time from Start signed to the last node's end of the
   game (audit done); ``back_to_back_per_minute`` also counts the lobby of the next game and the
   nodes' linger after each game (they keep answering late peers for a few seconds).
@@ -90,6 +93,8 @@ class Stamps:
     first_move_cpu: float = 0.0  # this process's CPU seconds from the Start to the first move
     meshed: float | None = None  # links to every other party up
     entries: int = 0  # log entries in the whole game
+    sent: dict[str, int] = field(default_factory=dict)  # messages this node sent, by kind
+    writes: int = 0  # stream writes (a write carries one or more messages)
     finished: float | None = None
     moves: int = 0
     own_moves: list[float] = field(default_factory=list)
@@ -103,6 +108,7 @@ def _node_main(args: argparse.Namespace) -> None:
 
     signal.signal(signal.SIGUSR1, _dump_state)  # the parent asks before it gives up on us
     _import_node()  # before the clocks start: a game's CPU must not include the imports
+    _count_sends()
     # The default (wall-clock) timer: a Python-level timer such as time.process_time slows a
     # node so much that the table stalls (see docs/performance.md).
     profiler = cProfile.Profile() if args.profile else None
@@ -111,6 +117,8 @@ def _node_main(args: argparse.Namespace) -> None:
     try:
         for game in range(args.games):
             cpu_before = time.process_time()
+            _SENT.clear()
+            _WRITES[0] = 0
             stamps, signed = trio.run(_play_one, args, game)
             cpu = time.process_time() - cpu_before
             _RUNNERS.clear()
@@ -131,6 +139,39 @@ def _node_main(args: argparse.Namespace) -> None:
 
 
 _RUNNERS: list[Any] = []
+_SENT: dict[str, int] = {}
+_WRITES = [0]
+
+
+def _count_sends() -> None:
+    """Count what this node writes to its links (messages by kind, and writes)."""
+    from p2p_durak.node.link import Link
+    from p2p_durak.protocol.envelope import Envelope
+
+    def count(message: Any) -> None:
+        inner = message.message if isinstance(message, Envelope) else message
+        kind = type(inner).__name__
+        _SENT[kind] = _SENT.get(kind, 0) + 1
+
+    if not hasattr(Link, "send_many"):  # an older node (--baseline runs): one write a message
+        send = Link.send
+
+        async def counted_one(self: Link, message: Any, *rest: Any) -> None:
+            _WRITES[0] += 1
+            count(message)
+            await send(self, message, *rest)
+
+        Link.send = counted_one  # type: ignore[method-assign]
+        return
+    send_many = Link.send_many
+
+    async def counted(self: Link, messages: Any) -> None:
+        _WRITES[0] += 1
+        for message, _ in messages:
+            count(message)
+        await send_many(self, messages)
+
+    Link.send_many = counted  # type: ignore[method-assign]
 
 
 def _import_node() -> None:
@@ -254,6 +295,7 @@ async def _play_one(args: argparse.Namespace, game: int) -> tuple[Stamps, float 
         stamps.own_moves = list(runner.latencies["move"])
         stamps.deck = list(runner.latencies["deck"])
         stamps.entries = runner.log.seq
+        stamps.sent, stamps.writes = dict(_SENT), _WRITES[0]
         if runner.diagnosis is not None or not runner.finished.is_set():
             raise SystemExit(f"node {args.index}: the game stopped: "
                              f"{runner.diagnosis or 'unfinished'}")
@@ -385,6 +427,13 @@ def summarize(per_node: list[list[dict[str, Any]]], wall: float) -> dict[str, An
     alone = [x * 1000 for node in per_node for r in node for x in r["alone"]]
     raced = [x * 1000 for node in per_node for r in node for x in r["raced"]]
     cpu = sum(r["cpu"] for node in per_node for r in node)
+    all_entries = sum(entries) * len(per_node)  # entries committed, summed over the nodes
+    sent: dict[str, int] = {}
+    for node in per_node:
+        for r in node:
+            for kind, count in r["sent"].items():
+                sent[kind] = sent.get(kind, 0) + count
+    writes = sum(r["writes"] for node in per_node for r in node)
     maxrss = [node[-1]["maxrss_kb"] / 1024 for node in per_node]
     span = max(r["done"] for node in per_node for r in node) - per_node[0][0]["signed"]
     return {
@@ -415,6 +464,9 @@ def summarize(per_node: list[list[dict[str, Any]]], wall: float) -> dict[str, An
         "entries_to_first_move": statistics.median(before_first),
         # what one node spends per committed entry (lobby and deck included)
         "cpu_ms_per_entry_per_node": 1000 * cpu / sum(entries) / len(per_node),
+        # what one node sends per committed entry (lobby included): messages by kind, writes
+        "sent_per_entry_per_node": {k: round(v / all_entries, 2) for k, v in sorted(sent.items())},
+        "writes_per_entry_per_node": writes / all_entries,
         "cpu_cores": os.cpu_count(),
         "wall_s": wall,
     }
@@ -473,6 +525,8 @@ def report(s: dict[str, Any]) -> None:
           f"{s['entries_per_game']:.0f} log entries ({s['entries_to_first_move']:.0f} before the "
           f"first move): {s['cpu_ms_per_entry_per_node']:.1f} ms per entry per node, "
           f"{s['cpu_cores']} cores for {s['seats']} nodes; wall {s['wall_s']:.1f} s")
+    sent = ", ".join(f"{k} {v}" for k, v in s["sent_per_entry_per_node"].items())
+    print(f"sent per entry per node: {sent}; {s['writes_per_entry_per_node']:.1f} writes")
 
 
 def main() -> None:

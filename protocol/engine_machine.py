@@ -65,6 +65,9 @@ class EngineMachine:
             return frozenset({engine.sequencer(state)})
         return seats
 
+    def gathers(self, state: State) -> bool:
+        return False  # seats that may act at once race (a defender and throwers)
+
     def precheck(self, state: State, seat: int, intent: Intent) -> None:
         self.apply(state, seat, intent)
 

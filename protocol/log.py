@@ -13,7 +13,9 @@ L1. Stop-and-wait: the sequencer of the committed state orders entry ``seq + 1``
 L2. Every player validates the entry (R2-R6), broadcasts ``Ack(seq, entry_hash, state_hash)``,
     and commits when it holds every player's ack with the same two hashes.
 L3. Fairness: when several seats may act, the sequencer waits `window_ms` after the first live
-    intent (unless every actor has one in) and orders what it holds by rule R5.
+    intent (unless every actor has one in) and orders what it holds by rule R5. When every one
+    of them must act (`machine.gathers`: a step each owes, not a race) it waits `gather_ms`
+    instead, so that the step takes one entry.
 L4. Proofs halt: two signed entries (or acks) for one position halt with EQUIVOCATION, an ack
     with another state hash with DIVERGENCE, a signed entry that breaks R2-R6 with
     INVALID_ENTRY. The halting peer broadcasts its evidence, and sends it again to any player
@@ -116,16 +118,24 @@ class LogConfig:
     omit_ms: int = 2_000
     censor_ms: int = 5_000
     notice_ms: int = 500
+    gather_ms: int | None = None  # None: as `window_ms`
 
     def __post_init__(self) -> None:
         if not 0 <= self.window_ms <= MAX_FAIRNESS_WINDOW_MS:
             raise LocalProtocolError(f"window_ms must be in [0, {MAX_FAIRNESS_WINDOW_MS}]")
+        if not 0 <= self.gather_wait <= MAX_FAIRNESS_WINDOW_MS:
+            raise LocalProtocolError(f"gather_ms must be in [0, {MAX_FAIRNESS_WINDOW_MS}]")
         if self.resend_ms <= 0 or self.notice_ms < 0:
             raise LocalProtocolError("resend_ms must be positive and notice_ms not negative")
         if self.omit_ms < 2 * self.resend_ms:
             raise LocalProtocolError("omit_ms must cover at least two retransmissions")
-        if self.censor_ms < self.window_ms + 2 * self.resend_ms or self.censor_ms < self.omit_ms:
+        longest = max(self.window_ms, self.gather_wait)
+        if self.censor_ms < longest + 2 * self.resend_ms or self.censor_ms < self.omit_ms:
             raise LocalProtocolError("censor_ms must exceed the window, two resends and omit_ms")
+
+    @property
+    def gather_wait(self) -> int:
+        return self.window_ms if self.gather_ms is None else self.gather_ms
 
 
 class _Stop(Exception):
@@ -873,7 +883,7 @@ class OrderingLog(Generic[S]):
                 size += cost
             if len(chosen) == MAX_INTENTS_PER_ENTRY:
                 break
-        window = self._cfg.window_ms if close is not None else 0
+        window = self._wait_ms() if close is not None else 0
         fairness = FairnessWindow(window, len(chosen)) if len(chosen) > 1 else None
         entry = Entry(head.seq + 1, head.hash, self.seat, tuple(i.data for i in chosen), fairness)
         envelope = Envelope.seal(self._identity, self._g.game, entry)
@@ -925,7 +935,13 @@ class OrderingLog(Generic[S]):
             return 0  # every seat that may act has spoken: nothing left to wait for
         committed = self._clock.committed_ms
         opened = min(max(p.received_ms, committed) for p in candidates.values())
-        return opened + self._cfg.window_ms
+        return opened + self._wait_ms()
+
+    def _wait_ms(self) -> int:
+        """How long the sequencer collects intents when several seats may act."""
+        if self._machine.gathers(self._head.state):
+            return self._cfg.gather_wait
+        return self._cfg.window_ms
 
     def _window_closes(self) -> int | None:
         if self._flight is not None or self._sync_needed or self._scratch:

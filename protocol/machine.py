@@ -11,6 +11,9 @@ table (engine + mental-poker deck) fit:
 * `sequencer(state)` — the seat that orders the next entry;
 * `actors(state)` — the seats that may act now; more than one means intents can race, and the
   sequencer then collects them in a fairness window;
+* `gathers(state)` — whether every one of those actors must act before the game goes on (a
+  step each of them owes, not a race): the sequencer then waits longer for all of them, so the
+  step takes one entry instead of several;
 * `precheck(state, seat, intent)` — cheap, side-effect free: may this seat's intent be ordered
   next? Used for pending intents (which intents are live, stale or illegal, which the sequencer
   owes an entry). It must accept everything `apply` accepts at that state; it may accept more
@@ -49,6 +52,10 @@ class Machine(Protocol[S]):
 
     def actors(self, state: S) -> frozenset[int]:
         """The seats that may act in `state` (several: their intents race)."""
+        ...
+
+    def gathers(self, state: S) -> bool:
+        """Whether every seat of `actors(state)` must act before the game can go on."""
         ...
 
     def precheck(self, state: S, seat: int, intent: Intent) -> None:

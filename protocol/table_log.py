@@ -49,6 +49,10 @@ class TableLogMachine:
         waiting = state.waiting_for()
         return frozenset(waiting) if waiting else frozenset({state.sequencer()})
 
+    def gathers(self, state: TableMachine) -> bool:
+        # A deck step waits for the message each due party owes; moves race.
+        return bool(state.deck_due())
+
     def precheck(self, state: TableMachine, seat: int, intent: Intent) -> None:
         try:
             raw = codec.decode(intent.action)

@@ -54,7 +54,12 @@ SYNC_SECONDS = 1.0
 # Timing halts (censorship) are sound only while every message arrives within the delivery
 # bound. A player's own deck step (a shuffle proof) can take seconds on a slow, busy laptop, so
 # the node allows far more than the log's defaults before it calls a silent sequencer a censor.
-LOG_TIMING = LogConfig(omit_ms=10_000, censor_ms=30_000)
+# A deck step needs every due party's message: the sequencer waits up to a second for all of
+# them (one entry per step, not one per straggler; each entry costs every node a round of
+# signatures and messages). Links are TCP, so a message is lost only with its connection:
+# retransmitting every 250 ms (the log's default) only adds load to a busy table, where every
+# commit takes longer than that.
+LOG_TIMING = LogConfig(resend_ms=1_000, omit_ms=10_000, censor_ms=30_000, gather_ms=1_000)
 GRACE_SECONDS = 60.0
 TIMEOUT_POLICIES = ("bot",)
 # How link.py and mesh.py word the ordinary end of a connection; any other reason is a peer

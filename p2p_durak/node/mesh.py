@@ -22,8 +22,11 @@ from p2p_durak.protocol.messages import Message
 
 log = logging.getLogger(__name__)
 
-REDIAL_FIRST = 0.2
+# A peer that has not started its game yet hangs up on us (its node has no mesh to hand the
+# link to): the first redials come quickly, then back off.
+REDIAL_FIRST = 0.02
 REDIAL_MAX = 5.0
+STABLE_SECONDS = 1.0  # a link that lasted this long was up: redial at once-ish when it drops
 
 
 @dataclass(frozen=True, slots=True)
@@ -157,9 +160,12 @@ class Mesh:
                 await trio.sleep(delay)
                 delay = min(delay * 2, REDIAL_MAX)
                 continue
-            delay = REDIAL_FIRST
+            opened = trio.current_time()
             await self._serve(party, link)
-            await trio.sleep(REDIAL_FIRST)
+            if trio.current_time() - opened >= STABLE_SECONDS:
+                delay = REDIAL_FIRST
+            await trio.sleep(delay)
+            delay = min(delay * 2, REDIAL_MAX)
 
     async def _serve(self, party: int, link: Link) -> None:
         old = self._links.get(party)
