@@ -229,7 +229,7 @@ class GameRunner:
     def _prepare_journal(self) -> bytes:
         """The files a game needs before its first message (fsyncs: run off the event loop)."""
         self.journal.keep_rules(self.start.rules.canonical())
-        return self.journal.game_seed()
+        return self.journal.game_seed(self.rng)
 
     def _make_log(self, seed: bytes) -> OrderingLog[TableMachine]:
         table = TableMachine(self.start.game_id, self.party, len(self.start.players),

@@ -23,6 +23,7 @@ one) and its deck party from the seed and the made messages.
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -96,13 +97,15 @@ class GameJournal:
     def resumed(self) -> bool:
         return bool(self._of("commit"))
 
-    def game_seed(self) -> bytes:
+    def game_seed(self, fresh: Callable[[int], bytes] = os.urandom) -> bytes:
+        """The game's secret seed: the journaled one, else a new one from `fresh` (the node's
+        source of randomness: the OS in play, a seeded one in tests), journaled first."""
         seeds = self._of("seed")
         if seeds:
             seed = seeds[0][1]
             assert isinstance(seed, bytes)
             return seed
-        seed = os.urandom(32)
+        seed = fresh(32)
         self._append("seed", seed)
         return seed
 
