@@ -1,16 +1,20 @@
-"""The end-of-game panel: the durak (or the draw), epaulettes, and the series so far."""
+"""The end-of-game panel: the durak (or the draw, or a scored game's winner), epaulettes, the
+scores of a scored game, and the series so far."""
 
 from __future__ import annotations
 
 from p2p_durak.cli.canvas import Line, fit, wrap
 from p2p_durak.cli.cardtext import CardText
 from p2p_durak.cli.i18n import Look
+from p2p_durak.engine.setup import next_titles
 from p2p_durak.node.api import TableSnapshot
-from p2p_durak.node.local_session import EXTRA_POGONY, EXTRA_TIMEOUT_LOSER
+from p2p_durak.node.local_session import EXTRA_POGONY, EXTRA_SCORES, EXTRA_TIMEOUT_LOSER
 
 
 def _name(snap: TableSnapshot, seat: int, look: Look) -> str:
     name = snap.seats[seat].name
+    if snap.state is not None and snap.state.game.titles:  # Король-говно: titles, not names
+        name = f"{look.messages(f'title.{snap.state.game.titles[seat]}')} {name}"
     return f"{name} ({look.messages('you')})" if seat == snap.my_seat else name
 
 
@@ -21,9 +25,14 @@ def render_end_panel(snap: TableSnapshot, look: Look, cards: CardText,
     lines: list[Line] = [[("class:over.title", " " + m("over.title"))], []]
     result = state.result if state is not None else None
     loser = snap.extra.get(EXTRA_TIMEOUT_LOSER)
-    if loser is not None and loser.isdigit() and int(loser) < len(snap.seats):
+    timed_out = loser is not None and loser.isdigit() and int(loser) < len(snap.seats)
+    if timed_out and loser is not None:
         lines.append([("class:over.durak", " " + m("over.timeout",
                                                    who=_name(snap, int(loser), look)))])
+    elif result is not None and result.winners:
+        who = ", ".join(_name(snap, s, look) for s in result.winners)
+        style = "class:over.won" if snap.my_seat in result.winners else "class:over.durak"
+        lines.append([(style, " " + m("over.winners", who=who))])
     elif result is not None:
         if result.draw:
             lines.append([("class:over.draw", " " + m("over.draw"))])
@@ -36,20 +45,35 @@ def render_end_panel(snap: TableSnapshot, look: Look, cards: CardText,
                 lines.append([("class:over.won", " " + m("over.won"))])
         if result.pogony:
             lines.append([("class:over.durak", "   " + m("over.pogony", n=result.pogony))])
-        if result.finish and snap.rules.winner_rule == "first_out":
+    if result is not None and result.scores and state is not None and not timed_out:
+        scores = ", ".join(f"{_name(snap, s, look)} {n}" for s, n in enumerate(result.scores))
+        for text in wrap(m(f"over.scores.{state.game.rules.counter}", scores=scores), width - 2):
+            lines.append([("class:over", " " + text)])
+    if result is not None and state is not None and state.game.rules.series_state == "titles":
+        titles = next_titles(state)
+        named = ", ".join(f"{m(f'title.{t}')}: {snap.seats[s].name}"
+                          for t, s in sorted((t, s) for s, t in enumerate(titles)))
+        for text in wrap(m("over.titles", titles=named), width - 2):
+            lines.append([("class:over", " " + text)])
+        king = snap.seats[titles.index(0)].name
+        lines.append([("class:over.won", " " + m("over.king", who=king))])
+    if result is not None and not timed_out and result.finish:
+        if snap.rules.winner_rule == "first_out":
             # с пар: «Выигрывает тот игрок, который первым остался без карт»
             lines.append([("class:over.won", " " + m("over.winner",
                                                      who=_name(snap, result.finish[0], look)))])
-        if result.finish:
-            order = ", ".join(_name(snap, s, look) for s in result.finish)
-            for text in wrap(m("over.finish", order=order), width - 2):
-                lines.append([("class:over", " " + text)])
+        order = ", ".join(_name(snap, s, look) for s in result.finish)
+        for text in wrap(m("over.finish", order=order), width - 2):
+            lines.append([("class:over", " " + text)])
     lines.append([])
     pogony = [int(x) for x in snap.extra.get(EXTRA_POGONY, "").split(",") if x.isdigit()]
     show_pogony = any(pogony)
+    points = [int(x) for x in snap.extra.get(EXTRA_SCORES, "").split(",") if x.isdigit()]
     header = f" {m('over.series', n=snap.game_number):<28} {m('over.col.duraks'):>8}"
     if show_pogony:
         header += f" {m('over.col.pogony'):>8}"
+    if points:
+        header += f" {m('over.col.points'):>8}"
     lines.append([("class:label", header)])
     for seat in range(len(snap.seats)):
         name = _name(snap, seat, look)
@@ -57,5 +81,7 @@ def render_end_panel(snap: TableSnapshot, look: Look, cards: CardText,
         row = f"   {name[:26]:<26} {duraks:>8}"
         if show_pogony and seat < len(pogony):
             row += f" {pogony[seat]:>8}"
+        if seat < len(points):
+            row += f" {points[seat]:>8}"
         lines.append([("class:player.me" if seat == snap.my_seat else "class:over", row)])
     return [fit(line, width) for line in lines]

@@ -41,6 +41,9 @@ class EventText:
             return m("TrumpSuit", suit=suit_symbol(event.suit, c.ascii_only))
         if isinstance(event, E.TrumpReinserted):
             return m("TrumpReinserted", card=c(event.card))
+        if isinstance(event, E.TrumpNamed):
+            return m("TrumpNamed", who=who(event.seat),
+                     suit=suit_symbol(event.suit, c.ascii_only))
         if isinstance(event, E.HiddenTrumpRevealed):
             return m("HiddenTrumpRevealed", card=c(event.card))
         if isinstance(event, E.PersonalTrump):
@@ -85,4 +88,6 @@ class EventText:
             return m("Unlocked", who=who(event.seat), n=event.n)
         if isinstance(event, E.PlayerOut):
             return m("PlayerOut", who=who(event.seat))
+        if isinstance(event, E.HandsRotated):
+            return m("HandsRotated")
         return m("GameOver")

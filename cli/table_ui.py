@@ -16,7 +16,7 @@ from p2p_durak.cli.i18n import Messages
 from p2p_durak.engine import UNKNOWN, Action, State
 from p2p_durak.engine import actions as A
 from p2p_durak.engine.cards import cards_of
-from p2p_durak.engine.state import BOUT, CLAIM, LEAD
+from p2p_durak.engine.state import BOUT, CLAIM, LEAD, NAME_TRUMP
 from p2p_durak.node.api import TableSnapshot
 
 DIGIT_KEYS = "1234567890"
@@ -74,6 +74,8 @@ class TableUi:
         """Cards that some legal action of this seat plays (or shows)."""
         if self.snapshot is None:
             return set()
+        if any(a.kind == A.NAME_TRUMP for a in self.snapshot.legal):
+            return set(self.hand())  # Король-говно: any card names its suit
         return {card for action in self.snapshot.legal for card in action.cards}
 
     def legal_kinds(self) -> set[int]:
@@ -150,7 +152,10 @@ class TableUi:
             if self.marked:
                 cards = sorted(self.marked)
                 self.marked.clear()
-                return Action(A.LEAD, self.me, tuple(cards))
+                # several marked cards: a lead, or (погонный) a throw-in of one rank at once
+                state = self.state
+                kind = A.THROW if state is not None and state.phase == BOUT else A.LEAD
+                return Action(kind, self.me, tuple(cards))
             if not hand:
                 return self._simple(A.PASS)
             return self._play(hand[self.cursor])
@@ -243,8 +248,10 @@ class TableUi:
         if state is None or self.snapshot is None or self.snapshot.activity == "over":
             self.notice = notice_of("not_now")
             return None
+        if state.phase == NAME_TRUMP:  # the King names the suit of the card he presses
+            return Action(A.NAME_TRUMP, self.me, (), state.game.suit[card])
         uses = [a for a in self.snapshot.legal if card in a.cards
-                and not (a.kind == A.LEAD and len(a.cards) > 1)]
+                and not (a.kind in (A.LEAD, A.THROW) and len(a.cards) > 1)]
         if uses:
             best = min(uses, key=lambda a: _PREFERENCE.index(a.kind))  # beats: leftmost first
             if best.kind == A.BEAT:

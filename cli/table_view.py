@@ -36,7 +36,7 @@ from p2p_durak.engine import UNKNOWN, State
 from p2p_durak.engine import actions as A
 from p2p_durak.engine.cards import NO_SUIT
 from p2p_durak.engine.presets import PRESETS
-from p2p_durak.engine.state import BOUT, CLAIM, DEAL, LEAD
+from p2p_durak.engine.state import BOUT, CLAIM, DEAL, LEAD, NAME_TRUMP
 from p2p_durak.node.api import TableSnapshot
 
 Post = Callable[[str], None]
@@ -105,7 +105,8 @@ def _header(snap: TableSnapshot, cards: CardText, look: Look, width: int) -> Lin
                                                  else m("trump.none"))))
     elif state.trump != NO_SUIT:
         parts.append(("class:header", suit_symbol(state.trump, look.ascii_only)))
-    elif state.phase > CLAIM or state.game.rules.trump_rule == "none":
+    elif (state.phase > CLAIM and state.phase != NAME_TRUMP) \
+            or state.game.rules.trump_rule == "none":
         parts.append(("class:header", m("trump.none")))
     else:
         parts.append(("class:header", "—"))
@@ -160,7 +161,9 @@ def _players(snap: TableSnapshot, look: Look, width: int) -> list[Line]:
         info = snap.seats[seat]
         mine = seat == snap.my_seat
         marker = "▶ " if seat == first else ("· " if seat in snap.waiting_for else "  ")
-        name = info.name + (f" ({m('you')})" if mine else "")
+        # Король-говно: «Называть друг друга по именам нельзя — только по званиям»
+        name = (m(f"title.{game.titles[seat]}") if game.titles else info.name) \
+            + (f" ({m('you')})" if mine else "")
         if seat < len(state.seat_trumps):  # двухкозырной: each player's own trump suit
             name = f"{suit_symbol(state.seat_trumps[seat], look.ascii_only)} {name}"
         if info.is_bot:
@@ -170,6 +173,8 @@ def _players(snap: TableSnapshot, look: Look, width: int) -> list[Line]:
             game.rules.teams != "none"
         role, role_style = _role(state, seat, snap, look)
         duraks = snap.duraks[seat] if seat < len(snap.duraks) else 0
+        # a scored game (очковый, погонный, фигурный): the public count so far
+        tally = m("score_n", n=state.tally[seat]) + " " if state.tally else ""
         style = "class:player.me" if mine else "class:player"
         line: Line = [("class:waiting", marker),
                       ("class:team", "★ " if team else ""),
@@ -179,6 +184,7 @@ def _players(snap: TableSnapshot, look: Look, width: int) -> list[Line]:
                       # магаданский: the locked cards lying face down before the player
                       ("class:player.count", m("locked_n", n=len(state.locked[seat])) + " "
                        if state.locked and state.locked[seat] else ""),
+                      ("class:player.count", tally),
                       ("class:player.duraks", m("duraks_n", n=duraks) if duraks else "")]
         lines.append(fit(line, width))
     if game.rules.teams != "none":
@@ -315,6 +321,8 @@ def _prompt(ui: TableUi, look: Look) -> str:
     state = ui.state
     if not kinds or state is None:
         return ""
+    if A.NAME_TRUMP in kinds:
+        return m("prompt.name_trump")
     if A.CLAIM in kinds:
         return m("prompt.claim")
     if A.NO_TRUMP in kinds:
@@ -341,6 +349,10 @@ def _keys(ui: TableUi, look: Look) -> Line:
         hints = []
         if kinds & {A.LEAD, A.THROW, A.BEAT, A.CLAIM}:
             hints.append(m("key.play"))
+        if A.NAME_TRUMP in kinds:
+            hints.append(m("key.name_trump"))
+        if any(a.kind == A.THROW and len(a.cards) > 1 for a in snap.legal):
+            hints.append(m("key.mark"))  # погонный: mark a pair, Enter throws it in at once
         if A.BEAT in kinds and len(ui.open_targets()) > 1:
             hints.append(m("key.beat"))
         if A.TAKE in kinds:

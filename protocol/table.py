@@ -35,7 +35,7 @@ from p2p_durak import engine as eng
 from p2p_durak.engine import actions as A
 from p2p_durak.engine import events as E
 from p2p_durak.engine.bout import DECK_ORDER
-from p2p_durak.engine.setup import claim_suit, last_dealt_seat, personal_trumps_turned
+from p2p_durak.engine.setup import GOVNO, claim_suit, last_dealt_seat, personal_trumps_turned
 from p2p_durak.engine.state import Phase
 from p2p_durak.protocol import codec
 from p2p_durak.protocol.errors import ProtocolError
@@ -290,6 +290,8 @@ class TableMachine:
     # отбойный: slots opened to all before a reshuffle changed their card, as they were
     _opened_before_shuffle: dict[int, int] = field(default_factory=dict)
     _slot_gen: dict[int, int] = field(default_factory=dict)  # reshuffles each slot went through
+    # Король-говно, a later game of the series: each seat's title (Говно deals and leads)
+    titles: tuple[int, ...] = ()
 
     def __post_init__(self) -> None:
         game = eng.make_game(self.rules, self.n_parties)  # validates rules and player count
@@ -395,6 +397,13 @@ class TableMachine:
                 tokens = self.deck.opening_tokens(self._open_step(slot), slot)
                 openings.append((slot, _deck_bytes(tokens)))
         return codec.encode((MOVE, eng.encode_action(action), openings))
+
+    def _holder_of(self, slot: int) -> int | None:
+        """The seat whose hand holds the slot, if any."""
+        for seat, slots in self.hand_slots.items():
+            if slot in slots:
+                return seat
+        return None
 
     def _card_in(self, slot: int) -> int | None:
         public = self.deck.slots[slot].card
@@ -550,13 +559,23 @@ class TableMachine:
         out: list[TableEvent] = []
         learned: list[int] = []
         mine = self.hand_slots.get(self.my_seat, ())
+        elsewhere: dict[int, list[int]] = {}  # круговой: seen, then passed on with a hand
         for ev in deck_events:
-            # only cards of this party's hand (невидимый: the dealer also sees the bottom card)
-            if isinstance(ev, dev.CardSeen) and ev.slot in mine:
-                learned.append(ev.card_id)
-        if learned and self.state is not None and self.party >= 0:
-            self.state = eng.learn(self.state, self.my_seat, tuple(learned))
-            out.append(CardsLearned(tuple(learned)))
+            # only cards of a hand: this party's own, or (круговой) one it saw and passed on;
+            # невидимый: the dealer also sees the bottom card, which is in no hand
+            if isinstance(ev, dev.CardSeen):
+                if ev.slot in mine:
+                    learned.append(ev.card_id)
+                else:
+                    holder = self._holder_of(ev.slot)
+                    if holder is not None:
+                        elsewhere.setdefault(holder, []).append(ev.card_id)
+        if self.state is not None and self.party >= 0:
+            for seat, cards in sorted(elsewhere.items()):
+                self.state = eng.learn(self.state, seat, tuple(cards))
+            if learned:
+                self.state = eng.learn(self.state, self.my_seat, tuple(learned))
+                out.append(CardsLearned(tuple(learned)))
         for ev in deck_events:
             if isinstance(ev, dev.KeysReady):
                 out += self._begin(CoinOp("seating"))
@@ -591,7 +610,11 @@ class TableMachine:
         self.party_of_seat = tuple(order)
         self.seat_of_party = tuple(order.index(p) for p in range(n))
         dealer = coins.random_below(seed, n, "dealer")
-        game = eng.make_game(self.rules, n, dealer)
+        if self.titles:
+            dealer = self.titles.index(GOVNO)
+            game = eng.make_game(self.rules, n, dealer, dealer, 1, self.titles)
+        else:
+            game = eng.make_game(self.rules, n, dealer)
         self.state = eng.new_game(game, None)
         self.hand_slots = {s: [] for s in range(n)}
         out: list[TableEvent] = [Seated(self.seat_of_party, dealer)]
@@ -612,7 +635,12 @@ class TableMachine:
         if grants:
             self._step_counter += 1
             step = "deal" if action.kind == A.DEAL else f"draw:{self._step_counter}"
-            out += self._begin(ShowOp(step, tuple(sorted(grants))))
+            # a card drawn and then passed on (круговой) is shown to both
+            viewers: dict[int, set[int]] = {}
+            for slot, parties in grants:
+                viewers.setdefault(slot, set()).update(parties)
+            merged = tuple((slot, tuple(sorted(v))) for slot, v in sorted(viewers.items()))
+            out += self._begin(ShowOp(step, merged))
         return out + self._next_chance()
 
     def _track(self, before: eng.State, action: eng.Action, ev: E.Event) -> list[
@@ -692,6 +720,19 @@ class TableMachine:
                 self.hand_slots[ev.seat].remove(slot)
                 self.table_slots.append(slot)
             return []
+        if isinstance(ev, E.HandsRotated):
+            # круговой: every hand moves on to the next seat; its new owner is shown each card
+            # he has not seen yet (the passer keeps what he knew: the catalogue's "inherent")
+            seats = ev.seats
+            moved = [self.hand_slots[s] for s in seats]
+            shown: list[tuple[int, tuple[int, ...]]] = []
+            for i, seat in enumerate(seats):
+                self.hand_slots[seat] = moved[i - 1]
+                party = self.party_of_seat[seat]
+                shown += [(s, (party,)) for s in moved[i - 1]
+                           if self.deck.slots[s].card is None
+                           and party not in self.deck.slots[s].viewers]
+            return shown
         if isinstance(ev, E.Took):
             self.hand_slots[ev.seat] += self.table_slots
             self.table_slots = []

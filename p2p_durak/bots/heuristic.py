@@ -25,10 +25,20 @@ from p2p_durak.engine import (
     legal_actions,
     step,
 )
-from p2p_durak.engine.actions import BEAT, LEAD, PASS, SHOW, TAKE, THROW, TRANSFER
+from p2p_durak.engine.actions import (
+    BEAT,
+    LEAD,
+    PASS,
+    SHOW,
+    TAKE,
+    THROW,
+    TRANSFER,
+    name_trump,
+)
 from p2p_durak.engine.bout import max_lead
-from p2p_durak.engine.state import BOUT, OVER
+from p2p_durak.engine.state import BOUT, NAME_TRUMP, OVER
 from p2p_durak.engine.state import LEAD as PHASE_LEAD
+from p2p_durak.engine.tables import COUNTER_POGONY
 
 
 @dataclass(frozen=True)
@@ -63,6 +73,14 @@ def heuristic_action(state: State, seat: int, options: Sequence[Action] | None =
     legal actions) the move is one of them; without, it is built from the state, legal for
     a seat `priority_actor` names."""
     phase = state.phase
+    if options is not None and state.game.tables.counter == COUNTER_POGONY:
+        pairs = [a for a in options if a.kind in (LEAD, THROW) and len(a.cards) > 1]
+        if pairs:
+            # погонный: the fewest «погоны» lose, so lay pairs whenever the rules allow,
+            # the cheapest first
+            values = card_values(state.game, state.trump)
+            return min(pairs, key=lambda a: (-(len(a.cards) // 2),
+                                             sum(values[c] for c in a.cards)))
     if phase == PHASE_LEAD:
         action = _lead(state, seat, possible, style)
     elif phase == BOUT:
@@ -72,6 +90,8 @@ def heuristic_action(state: State, seat: int, options: Sequence[Action] | None =
             action = _defend(state, seat, options, possible, style)
         else:
             action = _throw(state, seat, possible, style)
+    elif phase == NAME_TRUMP:
+        return _name_trump(state, seat)
     else:  # claims: the one lowest trump the hand holds
         return (options or legal_actions(state, seat))[0]
     if options is not None and action not in options:
@@ -82,6 +102,18 @@ def heuristic_action(state: State, seat: int, options: Sequence[Action] | None =
             return min(options, key=lambda a: sum(values[c] for c in a.cards))
         return options[0]
     return action
+
+
+def _name_trump(state: State, seat: int) -> Action:
+    """Король-говно, the King: the suit he holds most of, the higher cards breaking ties."""
+    game = state.game
+    hand = state.hands[seat]
+
+    def strength(suit: int) -> tuple[int, int]:
+        held = hand & game.suit_mask[suit]
+        return held.bit_count(), sum(game.rank[c] for c in bits(held))
+
+    return name_trump(seat, max(range(4), key=strength))
 
 
 def _lead(state: State, seat: int, possible: Sequence[int] | None, style: Style) -> Action:

@@ -50,6 +50,12 @@ class Knowledge:
     def update(self, before: State, action: Action, after: State) -> None:
         """Account for one public action (`before` -> `after` in the bot's view)."""
         game = self.game
+        if game.tables.rotate and after.bout != before.bout:
+            # круговой: the hands moved on at the end of the bout, and what was known of a
+            # seat's hidden cards went with them; start afresh from the counts
+            self.groups = [[[after.hidden[s], 0, 0]] if s != self.seat and after.hidden[s]
+                           else [] for s in range(game.n_players)]
+            return
         for s in range(game.n_players):
             if s == self.seat:
                 continue

@@ -87,11 +87,13 @@ class LocalTable:
         for bot in self.bots:
             bot.observe(action)
         for event in events:
-            if isinstance(event, E.Dealt):
+            if isinstance(event, (E.Dealt, E.HandsRotated)):  # круговой: a new hand each
                 for seat, bot in enumerate(self.bots):
                     bot.learn(cards_of(self.state.hands[seat]))
             elif isinstance(event, (E.Drew, E.Unlocked)):  # магаданский: an unlocked card
-                self.bots[event.seat].learn(event.cards)
+                # круговой: a card drawn and then passed on is no longer this seat's to learn
+                hand = self.state.hands[event.seat]
+                self.bots[event.seat].learn(tuple(c for c in event.cards if (hand >> c) & 1))
 
     def play(self, max_seat_actions: int = MAX_SEAT_ACTIONS) -> Played:
         seat_actions = 0

@@ -23,6 +23,7 @@ class Kind(IntEnum):
     TAKE = 10
     PASS = 11
     SHUFFLE = 12  # chance: отбойный puts a defended bout back into the stock, shuffled
+    NAME_TRUMP = 13  # Король-говно: the King names the trump suit (target: the suit)
 
 
 # Module-level ints: the engine's hot paths compare these, not enum members.
@@ -39,13 +40,16 @@ SHOW: Final = 9
 TAKE: Final = 10
 PASS: Final = 11
 SHUFFLE: Final = 12
+NAME_TRUMP: Final = 13
+N_KINDS: Final = 14
 
 
 class Action(NamedTuple):
     kind: int
     seat: int
     cards: tuple[int, ...] = ()
-    target: int = -1  # BEAT: index of the attack card on the table; LOT: the seat drawn
+    target: int = -1  # BEAT: index of the attack card on the table; LOT: the seat drawn;
+    # NAME_TRUMP: the suit named
 
     def describe(self, card_text: object = None) -> str:
         name = Kind(self.kind).name.lower()
@@ -117,6 +121,10 @@ def pass_(seat: int) -> Action:
     return Action(PASS, seat)
 
 
+def name_trump(seat: int, suit: int) -> Action:
+    return Action(NAME_TRUMP, seat, (), suit)
+
+
 def encode_action(action: Action) -> tuple[int, int, tuple[int, ...], int]:
     """The canonical wire form (a fixed-order array); `decode_action` is strict."""
     return (action.kind, action.seat, tuple(action.cards), action.target)
@@ -128,7 +136,7 @@ def decode_action(raw: object) -> Action:
     kind, seat, cards, target = raw
     if not all(type(x) is int for x in (kind, seat, target)):
         raise ValueError("action kind, seat and target are integers")
-    if kind not in range(13):
+    if kind not in range(N_KINDS):
         raise ValueError(f"unknown action kind {kind}")
     if not isinstance(cards, (tuple, list)) or len(cards) > 16:
         raise ValueError("action cards are an array of at most 16 integers")

@@ -19,7 +19,7 @@ from collections.abc import Sequence
 from itertools import chain, combinations, product
 
 from p2p_durak.engine import events as E
-from p2p_durak.engine.actions import BEAT, CHANCE, LEAD, SHOW, Action
+from p2p_durak.engine.actions import BEAT, CHANCE, LEAD, SHOW, THROW, Action
 from p2p_durak.engine.cards import bits, cards_of
 from p2p_durak.engine.errors import IllegalAction, Reason
 from p2p_durak.engine.events import EventSink
@@ -42,6 +42,8 @@ from p2p_durak.engine.state import LEAD as PHASE_LEAD
 from p2p_durak.engine.tables import (
     BY_NEIGHBOURS,
     BY_OPPONENTS,
+    COUNTER_BEATEN,
+    COUNTER_POGONY,
     NO_LIMIT,
     REFILL_NONE,
     REFILL_PROGRESSIVE,
@@ -295,19 +297,54 @@ def defender_options(t: GameTables, seat: int, hand: int, trump: int, table: Seq
 
 
 def thrower_actions(state: State, seat: int) -> list[Action]:
-    """A thrower's actions, sorted: a card of each rank on the table, then pass."""
-    return thrower_options(state.game.tables, seat, state.hands[seat] & state.table_ranks)
+    """A thrower's actions, sorted: a card of each rank on the table (погонный: also several
+    of one rank at once, as room allows), then pass."""
+    t = state.game.tables
+    room = throw_room(t, state.bout, len(state.table), state.covers.count(UNKNOWN),
+                      state.hand_size(state.defender)) if t.multi_throw else 1
+    return thrower_options(t, seat, state.hands[seat] & state.table_ranks, room)
 
 
-def thrower_options(t: GameTables, seat: int, cards: int) -> list[Action]:
+def throw_room(t: GameTables, bout: int, n_table: int, uncovered: int,
+               defender_size: int) -> int:
+    """How many attack cards may still join the bout: its limit, and the defender's hand."""
+    room = (t.first_limit if bout == 0 else t.later_limit) - n_table
+    if t.cap and defender_size - uncovered < room:
+        room = defender_size - uncovered
+    return room
+
+
+def thrower_options(t: GameTables, seat: int, cards: int, room: int = 1) -> list[Action]:
     row = t.throw[seat]
     options: list[Action] = []
-    while cards:
-        low = cards & -cards
-        options.append(row[low.bit_length() - 1])
-        cards ^= low
+    if room > 1:
+        rest = cards
+        while rest:
+            low = rest & -rest
+            rest ^= low
+            card = low.bit_length() - 1
+            options.append(row[card])
+            higher = cards & t.higher_same[card]
+            if higher:
+                _extend_throws(options, seat, (card,), higher, room - 1)
+    else:
+        while cards:
+            low = cards & -cards
+            options.append(row[low.bit_length() - 1])
+            cards ^= low
     options.append(t.pass_[seat])
     return options
+
+
+def _extend_throws(out: list[Action], seat: int, prefix: tuple[int, ...], higher: int,
+                   room: int) -> None:
+    while higher:
+        low = higher & -higher
+        higher ^= low
+        cards = prefix + (low.bit_length() - 1,)
+        out.append(Action(THROW, seat, cards))
+        if room > 1 and higher:
+            _extend_throws(out, seat, cards, higher, room - 1)
 
 
 def transfer_rank_card(state: State) -> int:
@@ -445,14 +482,36 @@ def on_throw(state: State, action: Action, ev: EventSink) -> State:
     if seat not in state.actors or (seat == state.defender and UNKNOWN in state.covers):
         raise IllegalAction(Reason.THROW_IN_NOT_ALLOWED if not (state.passed >> seat) & 1
                             else Reason.ALREADY_PASSED)
-    if len(action.cards) != 1:
-        raise IllegalAction(Reason.BAD_ACTION, "a throw-in is one card")
-    card = action.cards[0]
+    cards = action.cards
+    t = state.game.tables
+    if len(cards) != 1:
+        if not t.multi_throw or not cards:
+            raise IllegalAction(Reason.BAD_ACTION, "a throw-in is one card")
+        return _on_multi_throw(state, seat, cards, ev)
+    card = cards[0]
     check_card(state, seat, card)
     if not (state.table_ranks >> card) & 1:
-        raise IllegalAction(Reason.THROW_MUST_BEAT if state.game.tables.throw_beats
+        raise IllegalAction(Reason.THROW_MUST_BEAT if t.throw_beats
                             else Reason.RANK_NOT_ON_TABLE)
     return do_throw(state, seat, card, ev)
+
+
+def _on_multi_throw(state: State, seat: int, cards: tuple[int, ...], ev: EventSink) -> State:
+    """погонный: several cards of one rank thrown in at once."""
+    if len(set(cards)) != len(cards) or any(cards[i] > cards[i + 1]
+                                            for i in range(len(cards) - 1)):
+        raise IllegalAction(Reason.BAD_ACTION, "the cards are distinct, in ascending order")
+    rank = state.game.rank
+    for card in cards:
+        check_card(state, seat, card)
+        if rank[card] != rank[cards[0]]:
+            raise IllegalAction(Reason.NOT_SAME_RANK)
+        if not (state.table_ranks >> card) & 1:
+            raise IllegalAction(Reason.RANK_NOT_ON_TABLE)
+    if len(cards) > throw_room(state.game.tables, state.bout, len(state.table),
+                               state.covers.count(UNKNOWN), state.hand_size(state.defender)):
+        raise IllegalAction(Reason.TOO_MANY_CARDS)
+    return do_throw_cards(state, seat, cards, ev)
 
 
 def on_beat(state: State, action: Action, ev: EventSink) -> State:
@@ -531,6 +590,8 @@ def do_lead(state: State, seat: int, cards: tuple[int, ...], ev: EventSink) -> S
     if ev is not None:
         ev.append(E.Led(seat, cards))
     n = len(cards)
+    if n > 1:
+        state = _scored_pairs(state, seat, n)
     return _settle(state, BOUT, hands, hidden, cards, (UNKNOWN,) * n, (seat,) * n,
                    state.defender, state.taking, 0, state.shown,
                    lead_throwable(state.game.tables, cards), ev)
@@ -546,6 +607,29 @@ def lead_throwable(t: GameTables, cards: Sequence[int]) -> int:
         for card in cards:
             throwable |= t.throwable[card]
     return throwable
+
+
+def do_throw_cards(state: State, seat: int, cards: tuple[int, ...], ev: EventSink) -> State:
+    """Several cards of one rank thrown in at once (погонный), each a throw-in event; every
+    two of them score one «погоны»."""
+    hands, hidden = state.hands, state.hidden
+    for card in cards:
+        hands, hidden = without(hands, hidden, seat, card)
+        if ev is not None:
+            ev.append(E.ThrewIn(seat, card))
+    n = len(cards)
+    return _settle(_scored_pairs(state, seat, n), state.phase, hands, hidden,
+                   state.table + cards, state.covers + (UNKNOWN,) * n,
+                   state.table_by + (seat,) * n, state.defender, state.taking, 0, state.shown,
+                   state.table_ranks, ev)
+
+
+def _scored_pairs(state: State, seat: int, n: int) -> State:
+    """погонный: ⌊n/2⌋ «погоны» for laying n cards of one rank at once."""
+    if state.game.tables.counter != COUNTER_POGONY or n < 2:
+        return state
+    tally = state.tally
+    return state._replace(tally=tally[:seat] + (tally[seat] + n // 2,) + tally[seat + 1:])
 
 
 def do_throw(state: State, seat: int, card: int, ev: EventSink) -> State:
@@ -626,7 +710,7 @@ def _settle(state: State, phase: int, hands: tuple[int, ...], hidden: tuple[int,
             state.hidden_trump, state.reveal_card, table, covers, table_by, state.attacker,
             defender, taking, passed, shown, state.out, state.finish, state.discard,
             state.bout, state.claims, state.lot_among, state.result, actors, ranks,
-            state.seat_trumps, state.locked, state.otboi))
+            state.seat_trumps, state.locked, state.otboi, state.tally))
         return s
     return _end_bout(state, hands, hidden, table, covers, table_by, defender, taking, ev)
 
@@ -646,7 +730,7 @@ def _end_bout(state: State, hands: tuple[int, ...], hidden: tuple[int, ...],
                 table_by, state.attacker, defender, False, 0, state.shown, state.out,
                 state.finish, state.discard, state.bout, state.claims, state.lot_among,
                 state.result, (CHANCE,), state.table_ranks, state.seat_trumps, state.locked,
-                otboi))
+                otboi, state.tally))
             return s
     return _closed(state, hands, hidden, table, covers, table_by, defender, took, ev, otboi)
 
@@ -692,10 +776,13 @@ def _closed(state: State, hands: tuple[int, ...], hidden: tuple[int, ...],
         stock, covers, trump, trump_card = swap_trump(game.suit, stock, covers, state.shown,
                                                       trump, trump_card, ev)
     locked = list(state.locked) if state.locked else None
+    tally = state.tally
+    if game.tables.count_defended and not took:
+        tally = count_defence(game.tables, tally, table, defender)
     phase, stock, out, finish, discard, result, attacker, defender = close_bout(
         game.tables, game.rank, new_hands, new_hidden, stock, table, covers, table_by,
         state.attacker, defender, took, state.out, state.finish, state.discard, state.bout,
-        state.hidden_trump, ev, locked)
+        state.hidden_trump, ev, locked, tally)
     actors = _NO_ACTORS if phase == OVER else (
         game.tables.solo[attacker] if phase == PHASE_LEAD else (CHANCE,))
     if state.seat_trumps:
@@ -704,8 +791,24 @@ def _closed(state: State, hands: tuple[int, ...], hidden: tuple[int, ...],
         game, phase, tuple(new_hands), tuple(new_hidden), stock, trump, trump_card,
         state.hidden_trump, state.reveal_card, (), (), (), attacker, defender, False, 0, 0, out,
         finish, discard, state.bout + 1, state.claims, state.lot_among, result, actors, 0,
-        state.seat_trumps, state.locked if locked is None else tuple(locked), otboi))
+        state.seat_trumps, state.locked if locked is None else tuple(locked), otboi, tally))
     return s
+
+
+def count_defence(t: GameTables, tally: tuple[int, ...], table: Sequence[int],
+                  defender: int) -> tuple[int, ...]:
+    """The scores after a defended bout (очковый: every attack card beaten; фигурный: the
+    figures, 10 to ace, among them), credited to the defender who saw the bout through."""
+    if t.counter == COUNTER_BEATEN:
+        gained = len(table)
+    else:
+        mask = 0
+        for card in table:
+            mask |= 1 << card
+        gained = (mask & t.figures).bit_count()
+    if not gained:
+        return tally
+    return tally[:defender] + (tally[defender] + gained,) + tally[defender + 1:]
 
 
 def swap_trump(suit: tuple[int, ...], stock: tuple[int, ...], covers: tuple[int, ...],
@@ -730,7 +833,8 @@ def close_bout(t: GameTables, rank: tuple[int, ...], hands: list[int], hidden: l
                stock: tuple[int, ...], table: Sequence[int], covers: Sequence[int],
                table_by: Sequence[int], attacker: int, defender: int, took: bool, out: int,
                finish: tuple[int, ...], discard: int, bout: int, hidden_trump: int,
-               ev: EventSink, locked: list[tuple[int, ...]] | None = None) -> tuple[
+               ev: EventSink, locked: list[tuple[int, ...]] | None = None,
+               tally: tuple[int, ...] = ()) -> tuple[
                    int, tuple[int, ...], int, tuple[int, ...], int, Result | None, int, int]:
     """Close a bout nobody can act in any more: the table goes to the taker or the discard,
     hands are refilled (in place), players with no cards leave once the stock is empty, and
@@ -777,7 +881,7 @@ def close_bout(t: GameTables, rank: tuple[int, ...], hands: list[int], hidden: l
                 if ev is not None:
                     ev.append(E.PlayerOut(seat))
     bout += 1
-    result = _result(t, rank, out, held_before, finish, table, table_by, ev)
+    result = _result(t, rank, out, held_before, finish, table, table_by, tally, ev)
     if result is None and bout >= t.bout_cap:
         # занудный: forced leads can pass the same cards round for ever (docs/rules.md); a
         # game that reaches the cap is a draw
@@ -786,6 +890,8 @@ def close_bout(t: GameTables, rank: tuple[int, ...], hands: list[int], hidden: l
             ev.append(E.GameOver((), True, 0))
     if result is not None:
         return OVER, stock, out, finish, discard, result, attacker, defender
+    if t.rotate:
+        rotate_hands(t.n_players, hands, hidden, out, ev)
     # after a take the taker's left neighbour leads; after a defence the defender
     attacker = next_active_of(t.n_players, out, defender, 1) if took or (out >> defender) & 1 \
         else defender
@@ -810,6 +916,21 @@ def unlock(hands: list[int], hidden: list[int], locked: list[tuple[int, ...]], s
     hidden[seat] += len(cards) - len(known)
     if ev is not None:
         ev.append(E.Unlocked(seat, len(cards), known))
+def rotate_hands(n: int, hands: list[int], hidden: list[int], out: int,
+                 ev: EventSink) -> None:
+    """круговой, after the refill: every player still in the game passes his whole hand to the
+    next one clockwise (to his left); two players swap hands. The lists change in place; the
+    seats keep their roles."""
+    seats = [s for s in range(n) if not (out >> s) & 1]
+    if len(seats) < 2:
+        return
+    moved = [hands[s] for s in seats]
+    unknown = [hidden[s] for s in seats]
+    for i, seat in enumerate(seats):
+        hands[seat] = moved[i - 1]
+        hidden[seat] = unknown[i - 1]
+    if ev is not None:
+        ev.append(E.HandsRotated(tuple(seats)))
 
 
 def _refill(t: GameTables, hands: list[int], hidden: list[int], stock: tuple[int, ...],
@@ -850,7 +971,7 @@ def _refill(t: GameTables, hands: list[int], hidden: list[int], stock: tuple[int
 
 def _result(t: GameTables, rank: tuple[int, ...], out: int, held_before: int,
             finish: tuple[int, ...], final_table: Sequence[int], final_by: Sequence[int],
-            ev: EventSink) -> Result | None:
+            tally: tuple[int, ...], ev: EventSink) -> Result | None:
     """The result when the game is over (one player, or one team, left holding cards)."""
     n = t.n_players
     if t.team_last:
@@ -866,6 +987,34 @@ def _result(t: GameTables, rank: tuple[int, ...], out: int, held_before: int,
         sixes = sum(1 for card, by in zip(final_table, final_by, strict=True)
                     if (went_out >> by) & 1 and rank[card] == 6)
         pogony = min(sixes, t.pogony_max)
+    winners: tuple[int, ...] = ()
+    if t.counter:
+        durak, winners = scored_outcome(t, tally, finish)
+        draw = not durak
     if ev is not None:
-        ev.append(E.GameOver(durak, draw, pogony))
-    return Result(durak, draw, pogony, finish)
+        ev.append(E.GameOver(durak, draw, pogony, tally, winners))
+    return Result(durak, draw, pogony, finish, tally, winners)
+
+
+def scored_outcome(t: GameTables, tally: tuple[int, ...],
+                   finish: tuple[int, ...]) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """The losers and winners of a scored game (очковый, погонный: the fewest points lose;
+    фигурный: the most figures win, everybody else loses). Ties go by the order of going out
+    (a seat still holding cards went out last) or are shared. Losers are listed the most
+    beaten first: the first of them deals the next game."""
+    n = t.n_players
+    out_at = {seat: i for i, seat in enumerate(finish)}
+
+    def lateness(seat: int) -> int:
+        return out_at.get(seat, n)
+
+    if t.scored_loser:
+        low = min(tally)
+        tied = sorted((s for s in range(n) if tally[s] == low), key=lateness, reverse=True)
+        return (tuple(tied) if t.tie_shared else (tied[0],)), ()
+    high = max(tally)
+    best = sorted((s for s in range(n) if tally[s] == high), key=lateness)
+    winners = tuple(sorted(best)) if t.tie_shared else (best[0],)
+    losers = sorted((s for s in range(n) if s not in winners),
+                    key=lambda s: (tally[s], -lateness(s)))
+    return tuple(losers), winners

@@ -37,6 +37,7 @@ from p2p_durak.engine.setup import (
     on_claim,
     on_deal,
     on_lot,
+    on_name_trump,
     on_reveal,
 )
 from p2p_durak.engine.state import (
@@ -45,6 +46,7 @@ from p2p_durak.engine.state import (
     DEAL,
     LEAD,
     LOT,
+    NAME_TRUMP,
     OVER,
     RESHUFFLE,
     REVEAL_HIDDEN,
@@ -76,6 +78,8 @@ def sequencer(state: State) -> int:
         return state.attacker
     if phase == CLAIM:
         return claimant(state)
+    if phase == NAME_TRUMP:
+        return state.actors[0]
     return state.game.dealer
 
 
@@ -105,6 +109,8 @@ def legal_actions(state: State, seat: int) -> tuple[Action, ...]:
         return tuple(sorted(chance_outcomes(state)))
     if phase == CLAIM and seat == claimant(state):
         return tuple(sorted(claims_for(state, seat)))
+    if phase == NAME_TRUMP and seat in state.actors:
+        return tuple(A.name_trump(seat, suit) for suit in range(4))
     return ()
 
 
@@ -132,9 +138,10 @@ def step_any(state: State, action: object) -> State:
 _CHANCE_KINDS: Final = (1 << A.DEAL) | (1 << A.REVEAL) | (1 << A.LOT) | (1 << A.SHUFFLE)
 _NO_CARD_KINDS: Final = (1 << A.DEAL) | (1 << A.LOT) | (1 << A.NO_TRUMP) | (1 << A.TAKE) \
     | (1 << A.SHUFFLE) \
-    | (1 << A.PASS)
+    | (1 << A.PASS) | (1 << A.NAME_TRUMP)
 # a reveal has a target only as a suit announcement (невидимый), which on_reveal checks
-_TARGET_KINDS: Final = (1 << A.BEAT) | (1 << A.LOT) | (1 << A.REVEAL) | (1 << A.SHUFFLE)
+_TARGET_KINDS: Final = (1 << A.BEAT) | (1 << A.LOT) | (1 << A.REVEAL) | (1 << A.SHUFFLE) \
+    | (1 << A.NAME_TRUMP)
 
 
 def _checked(action: object, n_players: int) -> Action:
@@ -151,10 +158,10 @@ def _checked(action: object, n_players: int) -> Action:
         raise IllegalAction(Reason.BAD_ACTION, "the kind, seat and target are integers")
     if type(cards) is not tuple or any(type(card) is not int for card in cards):
         raise IllegalAction(Reason.BAD_ACTION, "the cards are a tuple of integers")
-    bit = 1 << kind if 0 <= kind < 13 else 0
+    bit = 1 << kind if 0 <= kind < A.N_KINDS else 0
     if target != -1 and not bit & _TARGET_KINDS:
-        raise IllegalAction(Reason.BAD_ACTION, "only a beat, a lot and a suit announcement "
-                            "have a target")
+        raise IllegalAction(Reason.BAD_ACTION, "only a beat, a lot, a suit announcement and "
+                            "a named trump have a target")
     if cards and bit & _NO_CARD_KINDS:
         raise IllegalAction(Reason.BAD_ACTION, "this action names no cards")
     if bit & _CHANCE_KINDS:
@@ -181,7 +188,8 @@ def _apply(state: State, any_action: object, ev: EventSink) -> State:
             return on_take(state, action, ev)
         if kind == A.TRANSFER or kind == A.SHOW:
             return on_transfer(state, action, ev)
-        raise IllegalAction(Reason.WRONG_PHASE, A.Kind(kind).name if 0 <= kind < 13 else "?")
+        raise IllegalAction(Reason.WRONG_PHASE,
+                            A.Kind(kind).name if 0 <= kind < A.N_KINDS else "?")
     if phase == LEAD:
         if kind != A.LEAD:
             raise IllegalAction(Reason.WRONG_PHASE)
@@ -204,4 +212,6 @@ def _setup_transition(state: State, action: Action, ev: EventSink) -> State:
         return on_lot(state, action, ev)
     if phase == RESHUFFLE and kind == A.SHUFFLE:
         return on_reshuffle(state, action, ev)
+    if phase == NAME_TRUMP and kind == A.NAME_TRUMP:
+        return on_name_trump(state, action, ev)
     raise IllegalAction(Reason.WRONG_PHASE)

@@ -20,6 +20,9 @@ class TrumpReinserted(NamedTuple):
     (0 = the top); the next top card is turned instead."""
     card: int
     position: int
+class TrumpNamed(NamedTuple):
+    seat: int  # Король-говно: the King
+    suit: int
 
 
 class HiddenTrumpRevealed(NamedTuple):
@@ -112,6 +115,9 @@ class Unlocked(NamedTuple):
     seat: int
     n: int
     cards: tuple[int, ...]  # the cards this state knows (all of them in a full state)
+class HandsRotated(NamedTuple):
+    seats: tuple[int, ...]  # круговой: each of these passed his hand to the next in the list
+    # (the last to the first)
 
 
 class Rebounded(NamedTuple):
@@ -129,12 +135,14 @@ class GameOver(NamedTuple):
     durak: tuple[int, ...]
     draw: bool
     pogony: int
+    scores: tuple[int, ...] = ()  # a scored game's count per seat
+    winners: tuple[int, ...] = ()  # фигурный: the top scorers
 
 
-Event = (Dealt | TrumpRevealed | TrumpReinserted | HiddenTrumpRevealed | TrumpSwapped
-         | PersonalTrump | Claimed | FirstAttacker | BoutStarted | Led | ThrewIn | Beat
-         | Transferred | TakeDeclared | Passed | Discarded | Took | Drew | Unlocked | Rebounded
-         | PlayerOut | GameOver)
+Event = (Dealt | TrumpRevealed | TrumpReinserted | TrumpNamed | HiddenTrumpRevealed
+         | TrumpSwapped | PersonalTrump | Claimed | FirstAttacker | BoutStarted | Led | ThrewIn
+         | Beat | Transferred | TakeDeclared | Passed | Discarded | Took | Drew | Unlocked
+         | Rebounded | HandsRotated | PlayerOut | GameOver)
 
 EventSink = list[Event] | None
 """Where transitions append their events; None when the caller (a simulation) wants none."""

@@ -19,18 +19,20 @@ from p2p_durak.engine.actions import BEAT, CHANCE, PASS, SHOW, TAKE, Action
 from p2p_durak.engine.bout import (
     bout_actors_of,
     close_bout,
+    count_defence,
     defender_options,
     lead_actions,
     lead_cap,
     lead_throwable,
     special_leads,
     swap_trump,
+    throw_room,
     thrower_options,
 )
 from p2p_durak.engine.core import chance_outcome, legal_actions, step_any
 from p2p_durak.engine.seats import transfer_target_of
 from p2p_durak.engine.state import BOUT, LEAD, OVER, RESHUFFLE, UNKNOWN, Result, State
-from p2p_durak.engine.tables import GameTables
+from p2p_durak.engine.tables import COUNTER_POGONY, GameTables
 from p2p_durak.engine.xorshift import next_state, seed_state
 
 __all__ = ["next_state", "random_playout", "seed_state"]
@@ -74,7 +76,7 @@ class _Board:
 
     __slots__ = ("actors", "attacker", "bout", "covers", "defender", "discard", "finish",
                  "hands", "locked", "origin", "otboi", "out", "passed", "phase", "rank",
-                 "ranks", "result", "shown", "stock", "t", "table", "table_by", "taking",
+                 "ranks", "result", "shown", "stock", "t", "table", "table_by", "taking", "tally",
                  "trump", "trump_card", "uncovered", "zeros")
 
     def __init__(self, state: State) -> None:
@@ -101,6 +103,7 @@ class _Board:
         self.ranks: int = state.table_ranks
         self.actors: tuple[int, ...] = state.actors
         self.result: Result | None = state.result
+        self.tally: tuple[int, ...] = state.tally
         self.trump: int = state.trump  # козырной changes it between bouts
         self.trump_card: int = state.trump_card
         # магаданский: the locked piles change as bouts close; None when nothing is locked
@@ -116,7 +119,7 @@ class _Board:
             tuple(self.table_by), self.attacker, self.defender, self.taking, self.passed,
             self.shown, self.out, self.finish, self.discard, self.bout, s.claims, s.lot_among,
             self.result, self.actors, self.ranks, s.seat_trumps,
-            s.locked if self.locked is None else tuple(self.locked), self.otboi))
+            s.locked if self.locked is None else tuple(self.locked), self.otboi, self.tally))
         return state
 
     def play(self, x: int, log: list[Action] | None) -> int:
@@ -149,13 +152,19 @@ class _Board:
                     else:
                         self.transfer(seat, action.cards[0], kind == SHOW)
                 else:
-                    options = thrower_options(t, seat, self.hands[seat] & self.ranks)
+                    room = throw_room(t, self.bout, len(self.table), self.uncovered,
+                                      self.hands[self.defender].bit_count()) \
+                        if t.multi_throw else 1
+                    options = thrower_options(t, seat, self.hands[seat] & self.ranks, room)
                     x = next_state(x)
                     action = options[x % len(options)]
                     if action.kind == PASS:
                         self.passed |= 1 << seat
                     else:
-                        self.throw(seat, action.cards[0])
+                        for card in action.cards:
+                            self.throw(seat, card)
+                        if t.counter == COUNTER_POGONY:
+                            self.score_pairs(seat, len(action.cards))
             else:
                 defender = self.defender
                 cap = lead_cap(t, self.bout, self.hands[defender].bit_count())
@@ -179,6 +188,14 @@ class _Board:
         self.uncovered = n
         self.passed = 0
         self.ranks = lead_throwable(self.t, cards)
+        if self.t.counter == COUNTER_POGONY:
+            self.score_pairs(seat, n)
+
+    def score_pairs(self, seat: int, n: int) -> None:
+        """погонный: ⌊n/2⌋ «погоны» for n cards of one rank laid at once."""
+        if n > 1:
+            tally = self.tally
+            self.tally = tally[:seat] + (tally[seat] + n // 2,) + tally[seat + 1:]
 
     def throw(self, seat: int, card: int) -> None:
         self.hands[seat] &= ~(1 << card)
@@ -238,6 +255,8 @@ class _Board:
                 self.passed = 0
                 return
         covers = self.covers
+        if self.t.count_defended and not self.taking:
+            self.tally = count_defence(self.t, self.tally, self.table, self.defender)
         if self.t.swap_trump and not self.taking:
             stock, new_covers, self.trump, self.trump_card = swap_trump(
                 self.origin.game.suit, self.stock, tuple(covers), self.shown, self.trump,
@@ -247,7 +266,7 @@ class _Board:
          self.attacker, self.defender) = close_bout(
             self.t, self.rank, self.hands, self.zeros, self.stock, self.table, covers,
             self.table_by, self.attacker, self.defender, self.taking, self.out, self.finish,
-            self.discard, self.bout, self.origin.hidden_trump, None, self.locked)
+            self.discard, self.bout, self.origin.hidden_trump, None, self.locked, self.tally)
         self.bout += 1
         if self.origin.seat_trumps:
             self.trump = self.origin.seat_trumps[self.defender]

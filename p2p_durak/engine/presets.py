@@ -140,8 +140,15 @@ _P: list[Preset] = [
                 first_attacker_next_game="iz_pod_durak", min_players=2, max_players=4),
            players=(2, 3, 4)),
     Preset("app_korol_govno", "Король-говно", "King and Shit", f"{APP}: «Король-говно»",
-           "Titles by finishing order; the King names the trump; «Говно» deals and leads.",
-           "Звания по порядку выхода; козырь назначает Король; сдаёт и ходит Говно.",
+           "A series of throw-in games with titles. After the first game the players are "
+           "titled by the order they went out: King, Prince, then Executioner, Soldier, Thief, "
+           "Jester in the middle, and «Говно» (Shit) last. From then on the King names the "
+           "trump after seeing his hand, Говно deals and leads, and the durak swaps titles "
+           "with Говно. Whoever is King at the end wins the series.",
+           "Серия подкидного со званиями. После первой партии звания по порядку выхода: "
+           "Король, Принц, в середине — Палач, Солдат, Вор, Шут, последний — Говно. Дальше "
+           "козырь назначает Король, посмотрев свои карты, сдаёт и первым ходит Говно, а "
+           "дурак меняется званием с Говном. Выигрывает тот, кто Король в конце серии.",
            _app(series="series", series_state="titles", trump_rule="named_by_king",
                 dealer_next_game="title_govno", first_attacker_next_game="title_govno",
                 post_game_swap="durak_with_govno", title_reassign="after_game_1_only")),
@@ -249,6 +256,44 @@ _P: list[Preset] = [
            "колоду (над козырем) и снова участвуют в игре; если колода кончилась, из них "
            "получается новая.",
            _comp(discard_rule="every_second_to_stock")),
+    Preset("krugovoy", "Дурак круговой", "Circle durak", f"{COMPENDIUM}: «Дурак круговой»",
+           "Throw-in durak in which, after every bout and its refill, every player still in "
+           "the game passes his whole hand to the player on his left (two players swap "
+           "hands). The seats keep their turns; the one left holding cards is the durak.",
+           "Подкидной, в котором после каждого кона и добора все, кто ещё в игре, передают "
+           "свои карты целиком игроку слева (двое меняются картами). Очерёдность ходов не "
+           "меняется; дурак — тот, у кого остались карты.",
+           _comp(hand_rotation="left_after_refill")),
+    Preset("ochkovy", "Дурак очковый", "Points durak", f"{COMPENDIUM}: «Дурак очковый»",
+           "Throw-in durak scored by beaten cards: a defender who beats off a whole bout gets a "
+           "point per attack card. When one player is left with cards, the one with the fewest "
+           "points is the durak (a tie: the one who went out last among them).",
+           "Подкидной на очки: за каждую отбитую карту кона, ушедшего в отбой, отбившемуся "
+           "очко. Когда карты остались у одного, дурак — тот, у кого меньше всех очков (при "
+           "равенстве — вышедший последним из них).",
+           _comp(loser_rule="fewest_beaten_cards", counter="beaten_cards",
+                 counter_counts="successful_bouts_only")),
+    Preset("pogonny", "Дурак погонный", "Epaulette-count durak",
+           f"{COMPENDIUM}: «Дурак погонный»",
+           "Throw-in durak in which two or more cards of one rank may be led or thrown in at "
+           "once; every two of them laid together score a «погоны» (epaulettes). When one "
+           "player is left with cards, the one with the fewest погоны is the durak (a tie: the "
+           "one who went out last among them).",
+           "Подкидной, в котором можно зайти или подкинуть сразу две и больше карт одного "
+           "значения; каждые две, выложенные за раз, — «погоны». Когда карты остались у одного, "
+           "дурак — тот, у кого меньше всех погон (при равенстве — вышедший последним из них).",
+           _comp(lead_rule="same_rank_multi", throw_in_cards_per_action="multi_same_rank",
+                 loser_rule="fewest_pogony", counter="pogony_pairs",
+                 counter_counts="lead_and_throw_in")),
+    Preset("figurny", "Дурак фигурный", "Figures durak", f"{COMPENDIUM}: «Дурак фигурный»",
+           "Throw-in durak scored by figures: a defender who beats off a bout scores the tens, "
+           "jacks, queens, kings and aces among its attack cards. Whoever beat the most figures "
+           "wins (a tie: a shared win); everyone else loses.",
+           "Подкидной на фигуры: отбившийся записывает себе десятки, валетов, дам, королей и "
+           "тузов среди отбитых карт кона. Кто отбил больше всех фигур — победитель (при "
+           "равенстве победа общая), все остальные проиграли.",
+           _comp(loser_rule="none", winner_rule="most_figures", counter="figures_beaten",
+                 counter_tie_break="shared")),
 ]
 
 
@@ -297,9 +342,6 @@ _P += [
                     lead_rule="patterns:krugly", throw_in=False, take_rule="unbeaten_only",
                     refill_rule="none", next_attacker_after_defence="left_of_attacker",
                     next_attacker_after_take="left_of_attacker"),
-    _pending_preset("krugovoy", "Дурак круговой", "Circle durak",
-                    "After every bout all hands pass one seat left.",
-                    hand_rotation="left_after_refill"),
     _pending_preset("naborny", "Дурак наборный", "Gathering durak",
                     "Hands built by drawing and capturing; the last card is trump.",
                     pre_phase="capture_row", deal_mode="none", trump_rule="last_pre_phase_card",
@@ -310,18 +352,9 @@ _P += [
     _pending_preset("oborotny", "Дурак оборотный", "Backwards durak",
                     "Hands held backwards: others see your cards, you do not.",
                     hand_visibility="others_only", invalid_play_penalty=(("on", "take"),)),
-    _pending_preset("ochkovy", "Дурак очковый", "Points durak",
-                    "The durak is who beat the fewest cards.",
-                    loser_rule="fewest_beaten_cards", counter="beaten_cards",
-                    counter_counts="successful_bouts_only"),
     _pending_preset("parnomastny", "Дурак парномастный", "Rank-or-suit durak",
                     "Throw-ins may match the rank or the suit of table cards.",
                     throw_in_match="rank_or_suit"),
-    _pending_preset("pogonny", "Дурак погонный", "Epaulette-count durak",
-                    "Two same-rank cards at once score a «погоны»; fewest is the durak.",
-                    lead_rule="same_rank_multi", throw_in_cards_per_action="multi_same_rank",
-                    loser_rule="fewest_pogony", counter="pogony_pairs",
-                    counter_counts="lead_and_throw_in"),
     _pending_preset("pokerny", "Дурак покерный", "Poker durak",
                     "A defender with ≤6 cards may swap two with the stock.",
                     pre_defence_exchange="swap_two"),
@@ -403,10 +436,6 @@ _P += [
            "или отбивающегося меньше карт); каждую отбивают отдельно, потом подкидывают "
            "достоинства со стола как обычно.",
            _comp(lead_rule="exact_any:3")),
-    _pending_preset("figurny", "Дурак фигурный", "Figures durak",
-                    "Count the figures beaten; the most wins.",
-                    loser_rule="none", winner_rule="most_figures", counter="figures_beaten",
-                    counter_tie_break="shared"),
     _pending_preset("chukotsky", "Дурак чукотский", "Chukchi durak",
                     "The stock is set aside after the trump is shown; no refill.",
                     trump_rule="shown_then_set_aside", refill_rule="none"),

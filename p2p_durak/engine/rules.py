@@ -239,8 +239,8 @@ IMPLEMENTED: dict[str, frozenset[Any]] = {
     "shuffle": frozenset({"full"}),
     "deck_presort": frozenset({"none"}),
     "pre_phase": frozenset({"none"}),
-    "trump_rule": frozenset({"turned_under_stock", "last_dealt_card", "shown_then_set_aside",
-                             "fixed_suit:spades", "fixed_suit:clubs",
+    "trump_rule": frozenset({"turned_under_stock", "named_by_king", "last_dealt_card",
+                             "shown_then_set_aside", "fixed_suit:spades", "fixed_suit:clubs",
                              "fixed_suit:diamonds", "fixed_suit:hearts", "none",
                              "per_player_turned", "bottom_suit_announced"}),
     "trump_indicator_special": frozenset({"reinsert_middle", "colour_pair", "no_trump"}),
@@ -251,13 +251,13 @@ IMPLEMENTED: dict[str, frozenset[Any]] = {
     "hidden_trump_card": frozenset({"out_of_play"}),
     "fixed_trump_indicator_draw": frozenset({False}),
     "dealer_first_game": frozenset({"lot", "outsider"}),
-    "dealer_next_game": frozenset({"durak", "outsider"}),
+    "dealer_next_game": frozenset({"durak", "outsider", "title_govno"}),
     "first_attacker_first_game": frozenset({"lowest_trump", "lowest_card", "lowest_own_trump",
                                             "left_of_dealer"}),
     "first_attacker_fallback": frozenset({"lot"}),
     "first_attacker_tiebreak": frozenset({"lot"}),
     "first_attacker_next_game": frozenset({"pod_durak", "iz_pod_durak", "same_as_first_game",
-                                           "left_of_dealer"}),
+                                           "left_of_dealer", "title_govno"}),
     "game_engine": frozenset({"attack_defend"}),
     "attack_target": frozenset({"left_neighbour", "next_active_opponent"}),
     "lead_rule": frozenset({"single", "same_rank_multi", "exact_any:3", "patterns:s_par",
@@ -273,7 +273,7 @@ IMPLEMENTED: dict[str, frozenset[Any]] = {
     "throw_in_by": frozenset({"all_non_defenders", "opponents_of_defender",
                               "neighbours_of_defender"}),
     "throw_in_order": frozenset({"lead_attacker_then_clockwise"}),
-    "throw_in_cards_per_action": frozenset({"1"}),
+    "throw_in_cards_per_action": frozenset({"1", "multi_same_rank"}),
     "throw_in_pass_final": frozenset({False}),
     "self_throw_in": frozenset({"off", "after_all_beaten"}),
     "over_limit_policy": frozenset({"hard_cap"}),
@@ -293,14 +293,16 @@ IMPLEMENTED: dict[str, frozenset[Any]] = {
     "refill_rule": frozenset({"up_to_hand_size", "only_when_empty", "progressive", "none"}),
     "refill_order": frozenset({"attacker_others_defender_last", "attacker_then_clockwise"}),
     "refill_amount": frozenset({None}),
-    "loser_rule": frozenset({"last_with_cards", "team_last"}),
-    "winner_rule": frozenset({"none", "first_out"}),
+    "loser_rule": frozenset({"last_with_cards", "team_last", "fewest_beaten_cards",
+                             "fewest_pogony", "none"}),
+    "winner_rule": frozenset({"none", "first_out", "most_figures"}),
+    "counter_tie_break": frozenset({"latest_out", "earlier_out", "shared"}),
     "simultaneous_exhaustion": frozenset({"draw"}),
     "pogony_counting": frozenset({"final_bout_attack_sixes_by_players_going_out"}),
     "series": frozenset({"single", "series"}),
-    "series_state": frozenset({"none"}),
+    "series_state": frozenset({"none", "titles"}),
     "base_rules": frozenset({"podkidnoy", "prostoy", "perevodnoy"}),
-    "hand_rotation": frozenset({"off"}),
+    "hand_rotation": frozenset({"off", "left_after_refill"}),
     "locked_cards": frozenset(range(10)),
     "locked": frozenset({()}),
     "defender_hand_cap_counts": frozenset({"all_cards", "usable_cards"}),
@@ -312,8 +314,8 @@ IMPLEMENTED: dict[str, frozenset[Any]] = {
     "dummy_hand": frozenset({()}),
     "challenge": frozenset({()}),
     "invalid_play_penalty": frozenset({()}),
-    "counter": frozenset({"none"}),
-    "counter_counts": frozenset({"none"}),
+    "counter": frozenset({"none", "beaten_cards", "figures_beaten", "pogony_pairs"}),
+    "counter_counts": frozenset({"none", "successful_bouts_only", "lead_and_throw_in"}),
     "count_on_take": frozenset({False}),
     "pre_phase_params": frozenset({()}),
     "chain_loop_guard": frozenset({"none"}),
@@ -321,8 +323,8 @@ IMPLEMENTED: dict[str, frozenset[Any]] = {
     "off_colour_joker_beaten_by": frozenset({"none", "any_trump_or_high_joker",
                                              "high_joker_only"}),
     "match_end": frozenset({"none"}),
-    "post_game_swap": frozenset({"none"}),
-    "title_reassign": frozenset({"none"}),
+    "post_game_swap": frozenset({"none", "durak_with_govno"}),
+    "title_reassign": frozenset({"none", "after_game_1_only"}),
     "extra": frozenset({()}),
 }
 
@@ -446,6 +448,20 @@ def validate(rules: RuleSet, n_players: int | None = None) -> None:
         raise RuleError("trump_rule", "the last dealt card is trump only when the whole deck "
                         "is dealt", "последняя сданная карта — козырь, только когда сдаётся "
                         "вся колода")
+    _validate_scoring(rules)
+    titled = (rules.series_state == "titles", rules.trump_rule == "named_by_king",
+              rules.dealer_next_game == "title_govno",
+              rules.first_attacker_next_game == "title_govno",
+              rules.post_game_swap == "durak_with_govno",
+              rules.title_reassign == "after_game_1_only")
+    if any(titled) and not all(titled):
+        raise RuleError("series_state", "Король-говно's titles go together: the King names the "
+                        "trump, Говно deals and leads, the durak swaps with Говно",
+                        "звания Король-говно идут вместе: козырь назначает Король, сдаёт и "
+                        "ходит Говно, дурак меняется с Говном")
+    if all(titled) and (rules.teams != "none" or rules.series != "series"):
+        raise RuleError("series_state", "titles need a series without teams",
+                        "звания — это серия партий без команд")
     if rules.self_throw_in == "after_all_beaten" and not rules.throw_in:
         raise RuleError("self_throw_in", "throwing in to oneself needs throw-ins",
                         "подкидывать самому себе можно только в подкидном")
@@ -483,6 +499,38 @@ def _validate_special_cards(rules: RuleSet) -> None:
     if rules.blank_card and rules.jokers_per_deck:
         raise RuleError("blank_card", "the blank and jokers in one deck are not a variant",
                         "пустышки и джокеров в одной колоде не бывает")
+# a scored game: each counter with the loser or winner rule that reads it
+_SCORING = {"beaten_cards": ("fewest_beaten_cards", "none"),
+            "figures_beaten": ("none", "most_figures"),
+            "pogony_pairs": ("fewest_pogony", "none")}
+
+
+def _validate_scoring(rules: RuleSet) -> None:
+    pair = (rules.loser_rule, rules.winner_rule)
+    wanted = _SCORING.get(rules.counter)
+    if wanted is None:
+        if pair[0] in ("fewest_beaten_cards", "fewest_pogony", "none") \
+                or pair[1] == "most_figures":
+            raise RuleError("counter", "this loser or winner rule needs its counter",
+                            "для такого правила проигрыша или выигрыша нужен счёт")
+        return
+    if pair != wanted:
+        raise RuleError("loser_rule", f"the counter {rules.counter} decides the game by "
+                        f"loser_rule={wanted[0]}, winner_rule={wanted[1]}",
+                        f"счёт {rules.counter} решает партию правилами loser_rule={wanted[0]}, "
+                        f"winner_rule={wanted[1]}")
+    if rules.counter == "beaten_cards" and rules.counter_counts != "successful_bouts_only":
+        raise RuleError("counter_counts", "beaten cards count the defended bouts",
+                        "отбитые карты считаются по отбоям")
+    if rules.counter == "pogony_pairs" and rules.counter_counts != "lead_and_throw_in":
+        raise RuleError("counter_counts", "pogony count the leads and throw-ins",
+                        "погоны считаются по ходам и подкидыванию")
+    if rules.counter_tie_break == "earlier_out" and rules.winner_rule == "none":
+        raise RuleError("counter_tie_break", "'earlier_out' breaks a tie of winners",
+                        "«earlier_out» решает ничью победителей")
+    if rules.teams != "none":
+        raise RuleError("counter", "scored games are played without teams",
+                        "игры на счёт играются без команд")
 
 
 def validate_players(rules: RuleSet, n_players: int) -> None:

@@ -4,6 +4,7 @@ next game of a series."""
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import Final
 
 from p2p_durak.engine import actions as A
 from p2p_durak.engine import events as E
@@ -21,6 +22,7 @@ from p2p_durak.engine.state import (
     DEAL,
     LEAD,
     LOT,
+    NAME_TRUMP,
     NO_CARD,
     OVER,
     RED_PAIR,
@@ -65,6 +67,8 @@ def evolve(state: State, *, phase: int | None = None, hands: tuple[int, ...] | N
         actors = game.tables.solo[(game.dealer + 1 + len(claims)) % game.n_players]
     elif phase == OVER:
         actors = ()
+    elif phase == NAME_TRUMP:
+        actors = game.tables.solo[game.titles.index(KING)]
     else:
         actors = (CHANCE,)
     new: State = tuple.__new__(State, (
@@ -78,17 +82,23 @@ def evolve(state: State, *, phase: int | None = None, hands: tuple[int, ...] | N
         state.out, state.finish, state.discard if discard is None else discard, state.bout,
         claims, state.lot_among if lot_among is None else lot_among, state.result, actors, 0,
         state.seat_trumps if seat_trumps is None else seat_trumps,
-        state.locked if locked is None else locked, state.otboi))
+        state.locked if locked is None else locked, state.otboi, state.tally))
     return new
 
 
-_GAMES: dict[tuple[RuleSet, int, int, int | None, int], Game] = {}
+_GAMES: dict[tuple[RuleSet, int, int, int | None, int, tuple[int, ...]], Game] = {}
+
+# Король-говно's titles, by index: «Король, Принц, в середине — Палач, Солдат, Вор, Шут,
+# последний — Говно»
+KING: Final = 0
+GOVNO: Final = 6
 
 
 def make_game(rules: RuleSet, n_players: int, dealer: int = 0,
-              first_attacker: int | None = None, game_index: int = 0) -> Game:
+              first_attacker: int | None = None, game_index: int = 0,
+              titles: tuple[int, ...] = ()) -> Game:
     """The fixed part of a game; cached, since simulations start thousands of games."""
-    key = (rules, n_players, dealer, first_attacker, game_index)
+    key = (rules, n_players, dealer, first_attacker, game_index, titles)
     game = _GAMES.get(key)
     if game is None:
         validate(rules, n_players)
@@ -96,7 +106,9 @@ def make_game(rules: RuleSet, n_players: int, dealer: int = 0,
             raise ValueError(f"dealer {dealer} is not a seat of {n_players}")
         if first_attacker is not None and not 0 <= first_attacker < n_players:
             raise ValueError(f"first attacker {first_attacker} is not a seat of {n_players}")
-        game = Game(rules, n_players, dealer, first_attacker, game_index)
+        if titles and sorted(titles) != sorted(_title_ladder(n_players)):
+            raise ValueError(f"titles {titles} are not one of each title for {n_players}")
+        game = Game(rules, n_players, dealer, first_attacker, game_index, titles)
         if len(_GAMES) > 4096:
             _GAMES.clear()
         _GAMES[key] = game
@@ -114,8 +126,9 @@ def new_game(game: Game, deck_order: Iterable[int] | None = None) -> State:
         if sorted(stock) != list(range(game.n_cards)):
             raise ValueError("the deck order must be a permutation of the deck's card ids")
     hidden_trump = UNKNOWN if game.rules.trump_change == "hidden_second" else NO_CARD
+    tally = (0,) * n if game.tables.counter else ()
     return State(game, DEAL, (0,) * n, (0,) * n, stock, NO_SUIT, NO_CARD, hidden_trump, UNKNOWN,
-                 (), (), (), -1, -1, False, 0, 0, 0, (), 0, 0, (), (), None, (CHANCE,))
+                 (), (), (), -1, -1, False, 0, 0, 0, (), 0, 0, (), (), None, (CHANCE,), tally=tally)
 
 
 def claim_suit(state: State, seat: int) -> int:
@@ -196,6 +209,11 @@ def on_deal(state: State, ev: EventSink) -> State:
                 unlock(hands, hidden, piles, seat, lock, ev)
         state = evolve(state, locked=tuple(piles))
     trump_rule = rules.trump_rule
+    if trump_rule == "named_by_king":
+        if game.titles:  # the King looks at his hand and names the trump; no card is turned
+            return evolve(state, phase=NAME_TRUMP, hands=tuple(hands), hidden=tuple(hidden),
+                          stock=stock)
+        trump_rule = "turned_under_stock"  # the first game, before anybody has a title
     if trump_rule == "bottom_suit_announced":
         # невидимый: the bottom card of the stock stays face down; only its suit is announced
         return evolve(state, phase=REVEAL_TRUMP, hands=tuple(hands), hidden=tuple(hidden),
@@ -390,6 +408,17 @@ def on_claim(state: State, action: Action, ev: EventSink) -> State:
     return first_attacker_chosen(state, tied[0], False, ev)
 
 
+def on_name_trump(state: State, action: Action, ev: EventSink) -> State:
+    """Король-говно: «козырь назначает Король, посмотрев свои карты»."""
+    if action.seat not in state.actors:
+        raise IllegalAction(Reason.NOT_YOUR_TURN, "the King names the trump")
+    if not 0 <= action.target < 4:
+        raise IllegalAction(Reason.BAD_ACTION, "a trump is one of the four suits")
+    if ev is not None:
+        ev.append(E.TrumpNamed(action.seat, action.target))
+    return choose_first_attacker(evolve(state, trump=action.target), ev)
+
+
 def on_lot(state: State, action: Action, ev: EventSink) -> State:
     if action.target not in state.lot_among:
         raise IllegalAction(Reason.BAD_CHANCE, "not among the seats drawn for")
@@ -416,6 +445,10 @@ def next_game(state: State) -> Game:
         raise ValueError("the game is not over")
     n = game.n_players
     rules = game.rules
+    if rules.series_state == "titles":
+        titles = next_titles(state)
+        govno = titles.index(GOVNO)  # «сдаёт и первым ходит Говно»
+        return make_game(rules, n, govno, govno, game.game_index + 1, titles)
     if state.result.draw:
         return make_game(rules, n, game.dealer, None, game.game_index + 1)
     durak = state.result.durak[0]
@@ -431,3 +464,34 @@ def next_game(state: State) -> Game:
     # keeps dealing from the same place
     dealer = game.dealer if rules.dealer_next_game == "outsider" else durak
     return make_game(rules, n, dealer, first, game.game_index + 1)
+
+
+def _title_ladder(n: int) -> tuple[int, ...]:
+    """The titles of n players, best first: King, Prince, the middle ones in the listed order,
+    Говно last (two players: King and Говно)."""
+    return tuple(range(n - 1)) + (GOVNO,) if n > 1 else (KING,)
+
+
+def next_titles(state: State) -> tuple[int, ...]:
+    """Король-говно, the titles for the next game. «После первой партии звания раздают по
+    порядку выхода»: the first out is King and the durak (last) Говно. Later «Кто остался
+    дураком — меняется местами с Говном (если сам не Говно)»: only the two titles swap; after a
+    draw nothing changes."""
+    game = state.game
+    result = state.result
+    if result is None:
+        raise ValueError("the game is not over")
+    n = game.n_players
+    if not game.titles:
+        order = result.finish + tuple(s for s in range(n) if s not in result.finish)
+        ladder = _title_ladder(n)
+        titles = [0] * n
+        for place, seat in enumerate(order):
+            titles[seat] = ladder[place]
+        return tuple(titles)
+    titles = list(game.titles)
+    if not result.draw:
+        durak = result.durak[0]
+        govno = titles.index(GOVNO)
+        titles[durak], titles[govno] = titles[govno], titles[durak]
+    return tuple(titles)

@@ -46,6 +46,7 @@ class Phase(IntEnum):
     REVEAL_HIDDEN = 6
     OVER = 7
     RESHUFFLE = 8  # отбойный: a defended bout waits on the table to be shuffled into the stock
+    NAME_TRUMP = 9  # Король-говно: the King names the trump after the deal
 
 
 DEAL: Final = 0
@@ -57,6 +58,7 @@ BOUT: Final = 5
 REVEAL_HIDDEN: Final = 6
 OVER: Final = 7
 RESHUFFLE: Final = 8
+NAME_TRUMP: Final = 9
 
 
 class Result(NamedTuple):
@@ -64,6 +66,8 @@ class Result(NamedTuple):
     draw: bool
     pogony: int
     finish: tuple[int, ...]  # seats in the order they went out
+    scores: tuple[int, ...] = ()  # per seat, in a scored game (очковый, погонный, фигурный)
+    winners: tuple[int, ...] = ()  # фигурный: the top scorers; everyone else lost
 
 
 @dataclass(frozen=True, eq=False)
@@ -75,6 +79,9 @@ class Game:
     dealer: int
     first_attacker: int | None = None  # set in later games of a series (под / из-под дурака)
     game_index: int = 0
+    # Король-говно: each seat's title from the second game on (0 King, 1 Prince, 2 Палач,
+    # 3 Солдат, 4 Вор, 5 Шут, 6 Говно), empty before titles are given
+    titles: tuple[int, ...] = ()
     deck: DeckSpec = field(init=False)
     n_cards: int = field(init=False)
     suit: tuple[int, ...] = field(init=False)
@@ -270,6 +277,8 @@ class State(NamedTuple):
     # rules lock nothing
     locked: tuple[tuple[int, ...], ...] = ()
     otboi: int = 0  # отбойный: successful defences so far in this game
+    tally: tuple[int, ...] = ()  # per seat, a scored game's public count (очковый: cards
+    # beaten, фигурный: figures beaten, погонный: pairs laid at once); () in other games
 
     @property
     def n_players(self) -> int:

@@ -55,6 +55,13 @@ _LEAD_SHAPES: dict[str, frozenset[tuple[int, ...]]] = {
     # card (the catalogue's recommendation); never a bare pair or a full house
     "patterns:pyaterka": frozenset({(1,), (2, 1), (2, 2, 1), (3,), (4, 1)}),
 }
+# counter (a scored game's public count per seat)
+COUNTER_NONE: Final = 0
+COUNTER_BEATEN: Final = 1
+COUNTER_FIGURES: Final = 2
+COUNTER_POGONY: Final = 3
+_COUNTER = {"none": COUNTER_NONE, "beaten_cards": COUNTER_BEATEN,
+            "figures_beaten": COUNTER_FIGURES, "pogony_pairs": COUNTER_POGONY}
 
 _BEAT_ROWS_EAGER: Final = 12
 """Beat actions are prebuilt for attack cards at table positions below this."""
@@ -71,7 +78,10 @@ class GameTables:
         "beaters",
         "bout_cap",
         "cap",
+        "count_defended",
+        "counter",
         "deal_action",
+        "figures",
         "first_limit",
         "hand_size",
         "higher_same",
@@ -87,6 +97,7 @@ class GameTables:
         "lead_special",
         "locks",
         "loss_size",
+        "multi_throw",
         "n_cards",
         "n_players",
         "no_trump",
@@ -99,7 +110,9 @@ class GameTables:
         "rebound",
         "refill",
         "refill_order",
+        "rotate",
         "same_rank",
+        "scored_loser",
         "self_throw",
         "show",
         "show_forward",
@@ -114,6 +127,7 @@ class GameTables:
         "throw_in",
         "throw_suit",
         "throwable",
+        "tie_shared",
         "transfer",
         "transfer_any",
         "transfer_capacity",
@@ -198,6 +212,7 @@ class GameTables:
         # большой: a hand this large after a take loses at once (0: no such rule)
         self.loss_size: int = rules.immediate_loss_hand_size or 0
         self.refill: int = _REFILL[rules.refill_rule]
+        self.rotate: bool = rules.hand_rotation == "left_after_refill"  # круговой
         # refill order by (attacker, defender): the attacker, the others clockwise and the
         # defender last, or everybody clockwise from the attacker
         defender_last = rules.refill_order == "attacker_others_defender_last"
@@ -208,6 +223,14 @@ class GameTables:
         self.team_last: bool = rules.loser_rule == "team_last"
         self.pogony_sixes: bool = rules.pogony_sixes
         self.pogony_max: int = rules.pogony_max
+        # scored games: what is counted, who loses or wins by it, and how ties go
+        self.counter: int = _COUNTER[rules.counter]
+        self.count_defended: bool = self.counter in (COUNTER_BEATEN, COUNTER_FIGURES)
+        # погонный: several cards of one rank may be thrown in at once
+        self.multi_throw: bool = rules.throw_in_cards_per_action == "multi_same_rank"
+        self.figures: int = sum(1 << c for c in cards if rank[c] >= 10)
+        self.scored_loser: bool = rules.loser_rule in ("fewest_beaten_cards", "fewest_pogony")
+        self.tie_shared: bool = rules.counter_tie_break == "shared"
         # actions
         single = tuple((c,) for c in cards)
 

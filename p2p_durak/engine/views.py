@@ -23,8 +23,10 @@ def public_view(state: State) -> PublicView:
     n = game.n_players
     stock = state.stock
     turned = stock[-1] if stock and stock[-1] == state.trump_card else NO_CARD
-    result = None if state.result is None else (
+    result: tuple[object, ...] | None = None if state.result is None else (
         state.result.durak, state.result.draw, state.result.pogony, state.result.finish)
+    if result is not None and state.result is not None and state.result.scores:
+        result += (state.result.scores, state.result.winners)
     hidden_trump = state.hidden_trump if state.hidden_trump >= 0 else (
         UNKNOWN if state.hidden_trump == UNKNOWN else NO_CARD)
     return (
@@ -39,7 +41,8 @@ def public_view(state: State) -> PublicView:
         result,
     ) + ((state.seat_trumps,) if state.seat_trumps else ()) + (
         (tuple(len(pile) for pile in state.locked),) if state.locked else ()) + (
-        (state.otboi,) if state.game.tables.rebound else ())
+        (state.otboi,) if state.game.tables.rebound else ()) + (
+        (state.tally,) if state.tally else ()) + ((game.titles,) if game.titles else ())
 
 
 def state_hash(state: State) -> bytes:

@@ -64,6 +64,7 @@ NOTICE_TIMEOUT_LOSE = "timeout:lose"
 EXTRA_TIMEOUT_LOSER = "timeout_loser"
 """`TableSnapshot.extra` key: the seat that lost the game on time (no engine result then)."""
 EXTRA_POGONY = "pogony"
+EXTRA_SCORES = "scores"  # a scored game's points per seat, summed over the series
 """`TableSnapshot.extra` key: epaulettes hung per seat over the series, comma-separated."""
 
 
@@ -147,6 +148,7 @@ class LocalSession:
             for seat in range(n))
         self._duraks = [0] * n
         self._pogony = [0] * n
+        self._scores = [0] * n
         self._game_number = 0
         self._state: State | None = None
         self._log: list[LogLine] = []
@@ -191,7 +193,8 @@ class LocalSession:
         else:  # lost on time: no engine result, the loser deals as a durak would
             old = state.game
             loser = self.me if self._timeout_loser is None else self._timeout_loser
-            game = make_game(old.rules, old.n_players, loser, None, old.game_index + 1)
+            game = make_game(old.rules, old.n_players, loser, None, old.game_index + 1,
+                             old.titles)
         self._start(game)
         self._signal()
 
@@ -329,11 +332,13 @@ class LocalSession:
         for bot in (*self._bots.values(), self._stand_in):
             bot.observe(action)
         for event in events:
-            if isinstance(event, E.Dealt):
+            if isinstance(event, (E.Dealt, E.HandsRotated)):  # круговой: a new hand each
                 for bot in (*self._bots.values(), self._stand_in):
                     bot.learn(cards_of(state.hands[bot.seat]))
             elif isinstance(event, (E.Drew, E.Unlocked)):
-                self._feed(event.seat).learn(event.cards)
+                # круговой: a card drawn and then passed on is no longer this seat's to learn
+                hand = state.hands[event.seat]
+                self._feed(event.seat).learn(tuple(c for c in event.cards if (hand >> c) & 1))
             self._seq += 1
             self._log.append(LogLine(self._seq, public_event(event, self.me)))
         del self._log[: -self.setup.log_size]
@@ -341,6 +346,8 @@ class LocalSession:
             for seat in state.result.durak:
                 self._duraks[seat] += 1
                 self._pogony[seat] += state.result.pogony
+            for seat, points in enumerate(state.result.scores):
+                self._scores[seat] += points
         self._signal()
 
     def _feed(self, seat: int) -> Bot:
@@ -362,6 +369,8 @@ class LocalSession:
             waiting = (first,) + tuple(s for s in state.actors if s != first)
         extra = dict(self.setup.extra)
         extra[EXTRA_POGONY] = ",".join(map(str, self._pogony))
+        if state.game.tables.counter:
+            extra[EXTRA_SCORES] = ",".join(map(str, self._scores))
         if self._timeout_loser is not None:
             extra[EXTRA_TIMEOUT_LOSER] = str(self._timeout_loser)
         return TableSnapshot(

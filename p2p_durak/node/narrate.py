@@ -79,6 +79,11 @@ class Narrator:
             name = "+".join((_SUITS_RU if lang == "ru" else SUIT_NAMES)[s] for s in suits)
             card = f" ({self.card(ev.card)})" if ev.card >= 0 else ""
             return _t(lang, f"trump: {suit} {name}{card}", f"козырь: {suit} {name}{card}")
+        if isinstance(ev, E.TrumpNamed):
+            suit = SUIT_SYMBOLS[ev.suit]
+            name = (_SUITS_RU if lang == "ru" else SUIT_NAMES)[ev.suit]
+            return _t(lang, f"{who(ev.seat)}, the King, names the trump: {suit} {name}",
+                      f"{who(ev.seat)}, Король, назначает козырь: {suit} {name}")
         if isinstance(ev, E.HiddenTrumpRevealed):
             return _t(lang, f"the hidden trump is {self.card(ev.card)}: new trump",
                       f"потайной козырь {self.card(ev.card)} — новый козырь")
@@ -126,12 +131,19 @@ class Narrator:
                       f"{who(ev.seat)} забирает {self.cards(ev.cards)}")
         if isinstance(ev, E.Discarded):
             return _t(lang, f"beaten: {self.cards(ev.cards)}", f"бито: {self.cards(ev.cards)}")
+        if isinstance(ev, E.HandsRotated):
+            return _t(lang, "hands pass to the left", "карты переходят к игроку слева")
         if isinstance(ev, E.PlayerOut):
             return _t(lang, f"{who(ev.seat)} is out", f"{who(ev.seat)} вышел")
         if isinstance(ev, E.GameOver):
+            scores = ", ".join(f"{who(s)} {n}" for s, n in enumerate(ev.scores))
+            scored = _t(lang, f" (scores: {scores})", f" (очки: {scores})") if scores else ""
+            if ev.winners:
+                won = ", ".join(who(s) for s in ev.winners)
+                return _t(lang, f"winner: {won}{scored}", f"победитель: {won}{scored}")
             if ev.draw:
-                return _t(lang, "the game is a draw", "ничья")
-            duraks = ", ".join(who(s) for s in ev.durak)
+                return _t(lang, f"the game is a draw{scored}", f"ничья{scored}")
+            duraks = ", ".join(who(s) for s in ev.durak) + scored
             pogony = _t(lang, f" with {ev.pogony} epaulette(s)", f", погон: {ev.pogony}") \
                 if ev.pogony else ""
             return _t(lang, f"durak: {duraks}{pogony}", f"дурак: {duraks}{pogony}")

@@ -72,7 +72,8 @@ def audit_file(data: bytes, rules: RuleSet | None = None) -> Verdict:
             narrator.seated(seated, names, state.game)
         from p2p_durak.engine import events as E
 
-        over = E.GameOver(state.result.durak, state.result.draw, state.result.pogony)
+        over = E.GameOver(state.result.durak, state.result.draw, state.result.pogony,
+                          state.result.scores, state.result.winners)
         lines.append(narrator.engine_event(over))
     if isinstance(audit_event, AuditFinished):
         if audit_event.cheaters:

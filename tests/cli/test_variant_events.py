@@ -8,8 +8,8 @@ import pytest
 from p2p_durak.cli.cardtext import CardText
 from p2p_durak.cli.event_text import EventText
 from p2p_durak.cli.i18n import Messages
-from p2p_durak.engine import make_game
 from p2p_durak.engine import events as E
+from p2p_durak.engine import make_game
 from p2p_durak.engine.presets import get_preset
 from p2p_durak.node.api import SeatInfo
 

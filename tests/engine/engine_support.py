@@ -8,7 +8,7 @@ clockwise, starting at the dealer's left) and where it puts the trump card and t
 The action notation is one line per action, used by the scenarios and the golden games:
 
     deal | reveal 7♦ | announce D | lot 2 | shuffle 5
-    0 claim 6♦ | 0 no_trump
+    0 claim 6♦ | 0 no_trump | 2 name_trump hearts
     0 lead 6♠ 6♥ | 2 throw 6♦ | 1 beat 7♠ on 6♠ | 1 transfer 6♣ | 1 show 6♦
     1 take | 2 pass
 """
@@ -105,6 +105,7 @@ _NAMES = {A.LEAD: "lead", A.THROW: "throw", A.BEAT: "beat", A.TRANSFER: "transfe
           A.SHOW: "show", A.TAKE: "take", A.PASS: "pass", A.CLAIM: "claim",
           A.NO_TRUMP: "no_trump"}
 _KINDS = {v: k for k, v in _NAMES.items()}
+_SUITS = ("spades", "clubs", "diamonds", "hearts")
 
 
 def format_action(state: State, action: Action) -> str:
@@ -120,6 +121,8 @@ def format_action(state: State, action: Action) -> str:
         return f"lot {action.target}"
     if kind == A.SHUFFLE:
         return f"shuffle {action.target}"  # отбойный
+    if kind == A.NAME_TRUMP:
+        return f"{action.seat} name_trump {_SUITS[action.target]}"
     words = [str(action.seat), _NAMES[kind]]
     words += [card_text(game, c) for c in action.cards]
     if kind == A.BEAT:
@@ -140,6 +143,8 @@ def parse_action(state: State, text: str) -> Action:
         return A.lot(int(words[1]))
     if words[0] == "shuffle":
         return A.shuffle(int(words[1]))
+    if words[1:2] == ["name_trump"]:
+        return A.name_trump(int(words[0]), _SUITS.index(words[2]))
     seat, kind = int(words[0]), _KINDS[words[1]]
     args = words[2:]
     if kind == A.BEAT:

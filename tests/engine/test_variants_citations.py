@@ -12,8 +12,10 @@ import test_variants_bolshoy
 import test_variants_chukotsky
 import test_variants_dorozhny
 import test_variants_dvukhkozyrny
+import test_variants_korol_govno
 import test_variants_korolevsky
 import test_variants_kozyrny
+import test_variants_krugovoy
 import test_variants_magadansky
 import test_variants_navalenny
 import test_variants_nevidimy
@@ -25,6 +27,7 @@ import test_variants_pustyshka
 import test_variants_s_dvumya_jokerami
 import test_variants_s_jokerom
 import test_variants_s_par
+import test_variants_scored
 import test_variants_shchelkovsky_parts
 import test_variants_treshka
 import test_variants_zanudny
@@ -38,6 +41,7 @@ MODULES = (test_variants_perevodnoy_2, test_variants_parnomastny, test_variants_
 MODULES += (test_variants_s_jokerom, test_variants_s_dvumya_jokerami, test_variants_pustyshka,
             test_variants_bolshoy, test_variants_zanudny, test_variants_treshka,
             test_variants_s_par, test_variants_shchelkovsky_parts)
+MODULES += (test_variants_scored, test_variants_korol_govno, test_variants_krugovoy)
 CITED = [quote for module in MODULES for quote in citations._cited(module)]
 
 

@@ -10,7 +10,7 @@ import pytest
 from p2p_durak import engine as eng
 from p2p_durak.engine import events as E
 from p2p_durak.engine.cards import NO_SUIT
-from p2p_durak.engine.presets import with_base_rules
+from p2p_durak.engine.presets import get_preset, with_base_rules
 from p2p_durak.engine.state import BLACK_PAIR, RED_PAIR
 from p2p_durak.protocol.table import AuditFinished, Moved, TableMachine
 
@@ -28,6 +28,8 @@ VARIANTS = [("perevodnoy_2", 2), ("perevodnoy_2", 3), ("parnomastny", 3), ("koro
             ("otboyny", 2), ("otboyny", 3)]
 VARIANTS += [("s_jokerom", 3), ("s_dvumya_jokerami", 2), ("pustyshka", 4), ("bolshoy", 2),
              ("zanudny", 3), ("treshka", 2), ("s_par", 3), ("s_par_pyaterka", 2)]
+VARIANTS += [("ochkovy", 3), ("figurny", 2), ("figurny", 4), ("pogonny", 2), ("pogonny", 3),
+             ("app_korol_govno", 3), ("krugovoy", 2), ("krugovoy", 3)]
 
 
 @pytest.mark.parametrize(("preset", "n"), VARIANTS)
@@ -284,3 +286,24 @@ def test_otboyny_reshuffles_on_the_deck_and_the_claims_still_audit() -> None:
     assert rebounds, "no reshuffle in this game"
     assert any(step.startswith("reshuffle") for step in m.deck.finished_steps)
     assert all(mm.audit == AuditFinished(()) for mm in machines)
+@pytest.mark.parametrize(("n", "titles"), [(2, (6, 0)), (4, (2, 6, 0, 1))])
+def test_a_titled_game_of_korol_govno_agrees_and_audits_clean(
+        n: int, titles: tuple[int, ...]) -> None:
+    """Король-говно after the first game: no card is turned, the King names the trump from his
+    own (privately dealt) hand, Говно deals and leads; every party agrees and the audit is
+    clean."""
+    rules = get_preset("app_korol_govno").rules
+    game_id = (n + 80).to_bytes(16, "big")
+    machines = [TableMachine(game_id, p, n, rules, _rng((n + 80) * 100 + p), titles=titles)
+                for p in range(n)]
+    _run(machines, seed=n + 80)
+    states = [m.state for m in machines]
+    assert all(s is not None and s.result is not None for s in states)
+    assert len({eng.state_hash(s) for s in states if s is not None}) == 1
+    first = machines[0].state
+    assert first is not None
+    assert first.game.titles == titles
+    assert first.game.dealer == titles.index(6)
+    assert first.trump_card < 0
+    for m in machines:
+        assert m.audit == AuditFinished(())
