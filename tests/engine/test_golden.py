@@ -57,6 +57,7 @@ class Recorded:
     start: str = ""
     steps: list[tuple[str, str]] = field(default_factory=list)  # (action text, hash hex)
     result: str = ""
+    titles: tuple[int, ...] = ()  # Король-говно: a later game's titles
 
 
 def _result_text(state: State) -> str:
@@ -71,7 +72,7 @@ def _result_text(state: State) -> str:
 def _game_of(record: Recorded) -> Game:
     rules = get_preset(record.preset).rules
     return make_game(rules, record.players, record.dealer, record.first_attacker,
-                     record.game_index)
+                     record.game_index, record.titles)
 
 
 # ---- recording --------------------------------------------------------------------------
@@ -81,7 +82,7 @@ def _record(game: Game, preset: str, seed: int) -> tuple[Recorded, State]:
     deck = list(range(game.n_cards))
     rng.shuffle(deck)
     record = Recorded(preset, game.n_players, game.dealer, game.first_attacker,
-                      game.game_index, seed, deck)
+                      game.game_index, seed, deck, titles=game.titles)
     state = new_game(game, deck)
     record.start = state_hash(state).hex()
     bot = RandomBot(rng)
@@ -124,7 +125,9 @@ def _write(preset_id: str, records: list[Recorded]) -> None:
         first = "-" if record.first_attacker is None else str(record.first_attacker)
         lines += ["", f"game players={record.players} dealer={record.dealer} "
                       f"first_attacker={first} game_index={record.game_index} "
-                      f"seed={record.seed}",
+                      f"seed={record.seed}"
+                      + (f" titles={','.join(map(str, record.titles))}" if record.titles
+                         else ""),
                   "deck " + " ".join(card_text(game, c) for c in record.deck),
                   f"start {record.start}"]
         lines += [f"{text} {digest}" for text, digest in record.steps]
@@ -166,8 +169,11 @@ def _parse(path: Path) -> tuple[str, list[Recorded]]:
         elif word == "game":
             fields = dict(item.split("=") for item in rest.split())
             first = None if fields["first_attacker"] == "-" else int(fields["first_attacker"])
+            titles = tuple(int(t) for t in fields["titles"].split(",")) if "titles" in fields \
+                else ()
             records.append(Recorded(path.stem, int(fields["players"]), int(fields["dealer"]),
-                                    first, int(fields["game_index"]), int(fields["seed"]), []))
+                                    first, int(fields["game_index"]), int(fields["seed"]), [],
+                                    titles=titles))
         elif word == "deck":
             records[-1].deck = rest.split()  # type: ignore[assignment]  # parsed below
         elif word == "start":

@@ -142,10 +142,15 @@ class Lockstep:
             assert _snapshot(view) == view_before
             if action.kind == A.DEAL:
                 new_view = learn(new_view, seat, cards_of(new_full.hands[seat]))
+            hand = new_full.hands[seat]
             for event in events:
-                # a draw, and (магаданский) an unlocked card, are shown to their owner alone
+                # a draw, and (магаданский) an unlocked card, are shown to their owner alone;
+                # (круговой) a card drawn and then passed on is no longer his to learn
                 if isinstance(event, (E.Drew, E.Unlocked)) and event.seat == seat:
-                    new_view = learn(new_view, seat, event.cards)
+                    new_view = learn(new_view, seat, tuple(c for c in event.cards
+                                                           if (hand >> c) & 1))
+                elif isinstance(event, E.HandsRotated):  # круговой: the new hand is shown
+                    new_view = learn(new_view, seat, cards_of(hand))
             self.views[seat] = new_view
         self.full = new_full
         self.log.append(action)
