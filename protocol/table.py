@@ -632,6 +632,12 @@ class TableMachine:
         if self._learned_now:
             out.append(CardsLearned(self._learned_now))
             self._learned_now = ()
+        if self.party >= 0 and any(isinstance(ev, E.HandsRotated) for ev in events):
+            # круговой: of the hand passed to this seat, the cards this party has seen before
+            # (its own, come round again, or drawn and passed on) are not shown again
+            known = eng.cards_of(self.state.hands[self.my_seat])
+            if known:
+                out.append(CardsLearned(known))
         if grants:
             self._step_counter += 1
             step = "deal" if action.kind == A.DEAL else f"draw:{self._step_counter}"

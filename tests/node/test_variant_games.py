@@ -18,6 +18,8 @@ VARIANTS = [("kozyrny", 2), ("dvukhkozyrny", 3), ("nevidimy", 3), ("magadansky",
             ("otboyny", 3)]
 VARIANTS += [("s_jokerom", 2), ("s_dvumya_jokerami", 3), ("pustyshka", 2), ("bolshoy", 2),
              ("zanudny", 2), ("treshka", 3), ("s_par", 3), ("s_par_pyaterka", 2)]
+VARIANTS += [("amerikansky", 3), ("dorozhny", 3), ("ochkovy", 2), ("figurny", 3),
+             ("pogonny", 2), ("app_korol_govno", 3), ("krugovoy", 3)]
 
 
 @pytest.mark.parametrize(("preset", "n"), VARIANTS)
