@@ -68,6 +68,7 @@ class TableOptions:
     pogony: bool | None = None
     timer: float | None = None  # seconds per turn
     timer_policy: str = "bot"  # bot | lose
+    grace_seconds: int = 60  # networked: how long the others wait for a gone or silent player
     bot_level: str = "medium"
     network_bots: int = 0  # seats the creator's process fills with bots at a networked table
     seed: int | None = None

@@ -32,6 +32,14 @@ def register(subparsers: Any) -> None:
     host.add_argument("--seats", type=int, default=2, help="number of seats")
     host.add_argument("--bots", default="", help="bot levels for seats this process fills, "
                       "comma separated, e.g. easy,hard")
+    host.add_argument("--turn-seconds", type=int, default=0, metavar="SECONDS",
+                      help="turn timer: seconds each player has for a move (default 0: none)")
+    host.add_argument("--on-timeout", choices=("bot", "lose"), default="bot",
+                      help="when a player's turn timer runs out: a bot plays the move, or the "
+                      "player loses the game (default: bot)")
+    host.add_argument("--grace-seconds", type=int, default=60, metavar="SECONDS",
+                      help="how long the others wait for a player who went away or fell "
+                      "silent before the game ends with a verdict (default 60)")
     _common(host)
     host.add_argument("--no-mdns", action="store_true", help="do not advertise over mDNS")
     host.set_defaults(handler=run_host)
@@ -109,13 +117,17 @@ def run_host(args: argparse.Namespace) -> int:
         bots = tuple(b for b in args.bots.split(",") if b)
         if any(b not in LEVELS for b in bots):
             raise SystemExit(f"bot levels are {', '.join(LEVELS)}")
-        config = TableConfig(args.name, preset.id, preset.rules, args.seats, bots)
+        config = TableConfig(args.name, preset.id, preset.rules, args.seats, bots,
+                             args.turn_seconds, args.on_timeout, args.grace_seconds)
         from p2p_durak.engine.rules import validate
 
         validate(preset.rules, args.seats)
     except RuleError as exc:
         print(f"durak host: {exc.message_ru if args.lang == 'ru' else exc.message_en}",
               file=sys.stderr)
+        return 2
+    except ValueError as exc:
+        print(f"durak host: {exc}", file=sys.stderr)
         return 2
     opts = HostOptions(_home(args), args.player, config, bind=args.bind, port=args.port,
                        advertise=args.advertise, level=args.level, mdns=not args.no_mdns,
@@ -179,10 +191,13 @@ def run_tables(args: argparse.Namespace) -> int:
         if args.json:
             print(json.dumps({"name": t.name, "variant": t.variant, "taken": t.seats_taken,
                               "free": t.seats_free, "addresses": list(seen.addresses),
-                              "port": t.port, "fingerprint": t.fingerprint}, ensure_ascii=False))
+                              "port": t.port, "fingerprint": t.fingerprint,
+                              "turn_seconds": t.timer.turn_seconds,
+                              "on_timeout": t.timer.on_timeout.name.lower(),
+                              "grace_seconds": t.timer.grace_seconds}, ensure_ascii=False))
         else:
             print(f"{t.name}\t{t.variant}\t{t.seats_taken}/{t.seats}\t"
-                  f"{seen.addresses[0]}:{t.port}\t{t.fingerprint}")
+                  f"{seen.addresses[0]}:{t.port}\t{t.fingerprint}\t{t.timer.describe()}")
     return 0
 
 

@@ -14,6 +14,7 @@ from p2p_durak.node.tableinfo import DiscoveryEvent, TableGone, TableSeen
 TIMERS: tuple[float | None, ...] = (None, 15.0, 30.0, 60.0)
 THROW_IN_BY = ("all_non_defenders", "neighbours_of_defender")
 TIMER_POLICIES = ("bot", "lose")
+GRACES = (60, 30, 120, 300)  # seconds a networked table waits for a gone or silent player
 
 
 @dataclass
@@ -43,7 +44,7 @@ class LobbyUi:
 
 
 FIELDS = ("preset", "players", "deck", "transfer", "throw_in_by", "teams", "pogony", "timer",
-          "timer_policy", "bots", "network_bots", "practice", "network")
+          "timer_policy", "grace", "bots", "network_bots", "practice", "network")
 DECKS = (36, 52, 32, 24)
 BUTTONS = ("practice", "network")
 
@@ -62,6 +63,7 @@ class CreateForm:
     pogony: bool = False
     timer_index: int = 0
     timer_policy: str = "bot"
+    grace_index: int = 0
     bot_level: str = "medium"
     network_bots: int = 0
     focus: int = 0
@@ -131,6 +133,8 @@ class CreateForm:
         elif name == "timer_policy":
             self.timer_policy = TIMER_POLICIES[
                 (TIMER_POLICIES.index(self.timer_policy) + step) % len(TIMER_POLICIES)]
+        elif name == "grace":
+            self.grace_index = (self.grace_index + step) % len(GRACES)
         elif name == "bots":
             self.bot_level = LEVELS[
                 (LEVELS.index(self.bot_level) + step) % len(LEVELS)]
@@ -145,6 +149,7 @@ class CreateForm:
                           transfer=self.transfer, throw_in_by=self.throw_in_by,
                           teams=self.teams, pogony=self.pogony,
                           timer=TIMERS[self.timer_index], timer_policy=self.timer_policy,
+                          grace_seconds=GRACES[self.grace_index],
                           bot_level=self.bot_level)
         options.rules()  # refuse now what cannot be played
         return options

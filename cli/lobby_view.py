@@ -5,8 +5,8 @@ from __future__ import annotations
 from p2p_durak.cli.backend import TableOptions
 from p2p_durak.cli.canvas import Line, clickable, clip_text, fit, pad_lines, wrap
 from p2p_durak.cli.i18n import Look
-from p2p_durak.cli.lobby_ui import FIELDS, TIMERS, CreateForm, LobbyUi
-from p2p_durak.cli.table_view import Post, preset_name
+from p2p_durak.cli.lobby_ui import FIELDS, GRACES, TIMERS, CreateForm, LobbyUi
+from p2p_durak.cli.table_view import Post, clocks_text, preset_name
 from p2p_durak.engine.presets import PRESETS
 
 
@@ -23,7 +23,8 @@ def render_lobby(lobby: LobbyUi, look: Look, width: int, height: int,
     m = look.messages
     body: list[Line] = []
     header = m("lobby.columns", name=m("lobby.col.name"), variant=m("lobby.col.variant"),
-               players=m("lobby.col.players"), free=m("lobby.col.free"))
+               players=m("lobby.col.players"), free=m("lobby.col.free"),
+               timer=m("lobby.col.timer"))
     body.append([("class:label", "   " + header)])
     listed = lobby.listed()
     if not listed:
@@ -35,7 +36,8 @@ def render_lobby(lobby: LobbyUi, look: Look, width: int, height: int,
         variant = preset_name(table.variant, look.lang) if table.variant in PRESETS \
             else table.variant
         row = m("lobby.columns", name=clip_text(table.name, 24), variant=clip_text(variant, 22),
-                players=f"{table.seats_taken}/{table.seats}", free=table.seats_free)
+                players=f"{table.seats_taken}/{table.seats}", free=table.seats_free,
+                timer=clocks_text(table.timer, look))
         style = "class:lobby.row.chosen" if chosen else (
             "class:lobby.row" if table.seats_free else "class:dim")
         on_click = None if post is None else (lambda i=index: post(f"click:row:{i}"))
@@ -73,6 +75,8 @@ def _value(form: CreateForm, name: str, look: Look) -> str:
         return m("timer.off") if seconds is None else m("timer.seconds", s=int(seconds))
     if name == "timer_policy":
         return m(f"timer_policy.{form.timer_policy}")
+    if name == "grace":
+        return m("timer.seconds", s=GRACES[form.grace_index])
     return m(f"level.{form.bot_level}")
 
 

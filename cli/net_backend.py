@@ -55,16 +55,19 @@ class NetworkLobbyBackend(LocalLobbyBackend):
             raise LobbyError(error.message_en, error.message_ru) from error
         levels = (options.bot_level,) * options.network_bots
         preset = get_preset(options.preset_id)
-        config = TableConfig(options.table_name or preset.name_en, preset.id, rules,
-                             options.players, levels, int(options.timer or 0),
-                             options.timer_policy)
+        try:
+            config = TableConfig(options.table_name or preset.name_en, preset.id, rules,
+                                 options.players, levels, int(options.timer or 0),
+                                 options.timer_policy, options.grace_seconds)
+        except ValueError as error:
+            raise LobbyError(str(error), str(error)) from error
         node = await self._node()
         table = node.host_table(config)
         assert node.endpoint is not None
         bots = await spawn_bot_seats(self._nursery, self._home, levels, self._bind,
                                      node.endpoint.host)
         human = HumanPlayer(table_name=config.name, preset_id=preset.id,
-                            names=[self._name])
+                            names=[self._name], clocks=config.timer)
         self._nursery.start_soon(self._host, node, human, bots)
         for bot in bots:
             self._nursery.start_soon(self._bot, bot, node.endpoint, node)
@@ -108,7 +111,7 @@ class NetworkLobbyBackend(LocalLobbyBackend):
             raise LobbyError(error.message_en, error.message_ru) from error
         node = await self._node()
         human = HumanPlayer(table_name=table.table.name, preset_id=table.table.variant,
-                            names=[self._name])
+                            names=[self._name], clocks=table.table.timer)
         human.waiting_room(rules, table.table.seats, ["…"] * table.table.seats_taken +
                            [self._name])
         self._nursery.start_soon(self._join_and_play, node, table, human)
@@ -117,7 +120,8 @@ class NetworkLobbyBackend(LocalLobbyBackend):
     async def _join_and_play(self, node: Node, table: TableSeen, human: HumanPlayer) -> None:
         endpoint = Endpoint(table.addresses[0], table.table.port)
         try:
-            start = await node.join(endpoint, rules_hash=bytes.fromhex(table.table.rules_hash))
+            start = await node.join(endpoint, rules_hash=bytes.fromhex(table.table.rules_hash),
+                                    timer=table.table.timer)
         except JoinFailed as exc:
             human.waiting_room(get_preset(table.table.variant).rules, table.table.seats,
                                [self._name], notice=f"could not join: {exc.reason}")
@@ -130,4 +134,5 @@ class NetworkLobbyBackend(LocalLobbyBackend):
         bots = {i: bot_keys[p.identity.key] for i, p in enumerate(start.players)
                 if p.identity.key in bot_keys}
         human.seated(names, bots)
+        human.clocks = start.timer
         await node.play(start, human)

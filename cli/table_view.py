@@ -38,6 +38,7 @@ from p2p_durak.engine.cards import NO_SUIT
 from p2p_durak.engine.presets import PRESETS
 from p2p_durak.engine.state import BOUT, CLAIM, DEAL, LEAD, NAME_TRUMP
 from p2p_durak.node.api import TableSnapshot
+from p2p_durak.protocol.messages import TimeoutPolicy, TurnTimer
 
 Post = Callable[[str], None]
 
@@ -51,6 +52,21 @@ BOTTOM_LINES = 3  # prompt, notice, keys
 def preset_name(preset_id: str, lang: str) -> str:
     preset = PRESETS.get(preset_id)
     return preset.name(lang) if preset is not None else preset_id
+
+
+def clocks_text(timer: TurnTimer, look: Look) -> str:
+    """A table's clocks in a few words: "30 s, bot" / "no timer"."""
+    m = look.messages
+    if not timer.turn_seconds:
+        return m("timer.off")
+    policy = "lose" if timer.on_timeout is TimeoutPolicy.LOSE else "bot"
+    return m(f"timer.short.{policy}", s=timer.turn_seconds)
+
+
+def clocks_line(timer: TurnTimer, look: Look) -> str:
+    """A table's clocks in full: the turn timer, what its expiry does, the grace period."""
+    m = look.messages
+    return m("clocks.line", timer=clocks_text(timer, look), grace=timer.grace_seconds)
 
 
 def hand_label(position: int) -> str:
@@ -68,8 +84,11 @@ def render_table_screen(ui: TableUi, look: Look, width: int, height: int,
     m = look.messages
     if snap is None or snap.state is None:
         text = m("activity.dealing") if snap is not None else m("lobby.starting")
-        return pad_lines([fit([("class:header", f" {m('app.title')}")], width, "class:header"),
-                          [], [("class:activity", f"  {text}")]], height)
+        lines: list[Line] = [fit([("class:header", f" {m('app.title')}")], width, "class:header"),
+                             [], [("class:activity", f"  {text}")]]
+        if snap is not None and snap.clocks is not None:
+            lines += [[], [("class:dim", "  " + clocks_line(snap.clocks, look))]]
+        return pad_lines(lines, height)
     state = snap.state
     cards = CardText(state.game, look.lang, look.ascii_only)
     events = EventText(m, cards, snap.seats, snap.my_seat)
@@ -121,6 +140,8 @@ def _header(snap: TableSnapshot, cards: CardText, look: Look, width: int) -> Lin
     right = m("key.help") + " "
     if snap.deadline is not None:
         right = m("timer.left", s=max(0, int(snap.deadline + 0.999))) + "  " + right
+    elif snap.clocks is not None and snap.clocks.turn_seconds:
+        right = m("timer.table", s=snap.clocks.turn_seconds) + "  " + right
     used = sum(text_width(f[1]) for f in parts)
     gap = width - used - text_width(right)
     if gap < 1:  # shorten the rules' name, never the facts

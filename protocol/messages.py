@@ -9,7 +9,8 @@ Rules for this file:
    fields in declaration order. `(tag, version)` selects the schema; an unknown pair is refused.
 3. Each field declares its wire schema with `wire(...)`; the same declarations drive validation,
    encoding, decoding and the message table in ``docs/protocol.md`` (see `describe_catalogue`).
-4. Nested records (`PlayerInfo`, `IntentId`, `FairnessWindow`) are untagged arrays of their fields.
+4. Nested records (`PlayerInfo`, `IntentId`, `FairnessWindow`, `TurnTimer`) are untagged arrays
+   of their fields.
 5. Nothing here knows about connection state or signatures: `envelope.py` signs, `channel.py`
    decides what may arrive when.
 """
@@ -51,6 +52,9 @@ MAX_INTENTS_PER_ENTRY: Final = 32
 MAX_CATCH_UP_ENTRIES: Final = 256
 MAX_FAIRNESS_WINDOW_MS: Final = 10_000
 MAX_OFFERED_VERSIONS: Final = 8
+MAX_TURN_SECONDS: Final = 3600
+MAX_GRACE_SECONDS: Final = 3600
+DEFAULT_GRACE_SECONDS: Final = 60
 
 # Characters that would let a peer rewrite what other people see: bidirectional overrides and
 # isolates, and the invisible direction marks. C0/C1 controls are refused by category (Cc).
@@ -72,6 +76,13 @@ class RejectCode(IntEnum):
     DUPLICATE = 5
     BAD_SIGNATURE = 6
     MALFORMED = 7
+
+
+class TimeoutPolicy(IntEnum):
+    """What a table does when a player's turn timer runs out."""
+
+    BOT = 1  # a bot plays the move for the player
+    LOSE = 2  # the player concedes the game (the engine's concede action)
 
 
 class RefuseCode(IntEnum):
@@ -341,6 +352,7 @@ EPHEMERAL_KEY: Final = Blob(EPHEMERAL_KEY_SIZE, EPHEMERAL_KEY_SIZE)
 ERROR_CODE: Final = Code(ErrorCode)
 REJECT_CODE: Final = Code(RejectCode)
 REFUSE_CODE: Final = Code(RefuseCode)
+TIMEOUT_POLICY: Final = Code(TimeoutPolicy)
 
 
 # --- Records and messages ------------------------------------------------------------------------
@@ -445,6 +457,39 @@ class FairnessWindow(Record):
     ordered: int = field(
         metadata=wire(UInt(0, MAX_INTENTS_PER_ENTRY), "how many leading intents it covers")
     )
+
+
+@dataclass(frozen=True, slots=True)
+class TurnTimer(Record):
+    """The table's clocks: the turn timer, what its expiry does, and the grace period."""
+
+    turn_seconds: int = field(
+        default=0,
+        metadata=wire(UInt(0, MAX_TURN_SECONDS), "seconds a player has for a move; 0: no timer"),
+    )
+    on_timeout: TimeoutPolicy = field(
+        default=TimeoutPolicy.BOT,
+        metadata=wire(TIMEOUT_POLICY, "what happens when the turn timer runs out"),
+    )
+    grace_seconds: int = field(
+        default=DEFAULT_GRACE_SECONDS,
+        metadata=wire(
+            UInt(1, MAX_GRACE_SECONDS),
+            "how long the others wait for a party that went away or fell silent",
+        ),
+    )
+
+    def describe(self) -> str:
+        """One line for people: "30 s per move, a bot moves; grace 60 s"."""
+        if not self.turn_seconds:
+            timer = "no turn timer"
+        else:
+            then = "a bot moves" if self.on_timeout is TimeoutPolicy.BOT else "the player loses"
+            timer = f"{self.turn_seconds} s per move, then {then}"
+        return f"{timer}; grace {self.grace_seconds} s"
+
+
+NO_TURN_TIMER: Final = TurnTimer()
 
 
 # --- Channel handshake (plaintext) ---------------------------------------------------------------
@@ -579,10 +624,10 @@ class DeckMessage(Message):
 
 @dataclass(frozen=True, slots=True)
 class Start(Message):
-    """The host starts the game: seats, rules. Its envelope is the genesis of the log."""
+    """The host starts the game: seats, rules, clocks. Its envelope is the genesis of the log."""
 
     TAG: ClassVar[int] = 21
-    VERSION: ClassVar[int] = 1
+    VERSION: ClassVar[int] = 2
     game: bytes = field(metadata=wire(GAME, "game id (must equal the envelope's)"))
     rules_hash: bytes = field(
         metadata=wire(HASH, "SHA-256 of the engine's canonical rules encoding")
@@ -592,6 +637,10 @@ class Start(Message):
             ArrayOf(Nested(PlayerInfo), MIN_SEATS, MAX_SEATS),
             "players in seat order (seat = index)",
         )
+    )
+    timer: TurnTimer = field(
+        default=NO_TURN_TIMER,
+        metadata=wire(Nested(TurnTimer), "the table's turn timer and grace period"),
     )
 
     def _check_invariants(self) -> None:
@@ -634,7 +683,7 @@ class TableInfo(Message):
     """The host describes its table (sent after the channel opens, and on change)."""
 
     TAG: ClassVar[int] = 48
-    VERSION: ClassVar[int] = 1
+    VERSION: ClassVar[int] = 2
     game: bytes = field(metadata=wire(GAME, "game id"))
     name: str = field(metadata=wire(NAME, "table name"))
     rules_hash: bytes = field(metadata=wire(HASH, "SHA-256 of `rules`"))
@@ -648,6 +697,10 @@ class TableInfo(Message):
         )
     )
     started: bool = field(metadata=wire(FLAG, "whether the game has started"))
+    timer: TurnTimer = field(
+        default=NO_TURN_TIMER,
+        metadata=wire(Nested(TurnTimer), "the table's turn timer and grace period"),
+    )
 
     def _check_invariants(self) -> None:
         if len(self.players) > self.seats:

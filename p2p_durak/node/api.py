@@ -16,6 +16,7 @@ import trio
 
 from p2p_durak.engine import Action, RuleSet, State
 from p2p_durak.engine.events import Event
+from p2p_durak.protocol.messages import TurnTimer
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,6 +51,7 @@ class TableSnapshot:
     activity: str = "lobby"  # lobby | keys | shuffling | dealing | playing | audit | over
     progress: tuple[int, int] | None = None  # e.g. shuffles done / seats
     deadline: float | None = None  # seconds left on the turn timer, when one runs
+    clocks: TurnTimer | None = None  # a networked table's turn timer and grace period
     log: tuple[LogLine, ...] = ()  # recent events, oldest first
     duraks: tuple[int, ...] = ()  # per seat, over the series so far
     game_number: int = 1

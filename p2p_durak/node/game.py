@@ -23,7 +23,7 @@ from p2p_durak import engine as eng
 from p2p_durak.bots.levels import make_bot
 from p2p_durak.node import offload
 from p2p_durak.node.bot_feed import BotFeed
-from p2p_durak.node.lobby import GameStart, TableConfig
+from p2p_durak.node.lobby import GameStart
 from p2p_durak.node.mesh import Connected, Disconnected, Mesh, MeshEvent, Outgoing, Received
 from p2p_durak.node.store import GameJournal
 from p2p_durak.protocol.envelope import Envelope
@@ -40,7 +40,7 @@ from p2p_durak.protocol.log_effects import (
     Waiting,
 )
 from p2p_durak.protocol.machine import MachineReject
-from p2p_durak.protocol.messages import Ack, Entry, Intent
+from p2p_durak.protocol.messages import Ack, Entry, Intent, TimeoutPolicy, TurnTimer
 from p2p_durak.protocol.table import TableEvent, TableMachine, TableReject, seeded_secret_rng
 from p2p_durak.protocol.table_log import TableLogMachine
 
@@ -61,7 +61,7 @@ SYNC_SECONDS = 1.0
 # commit takes longer than that.
 LOG_TIMING = LogConfig(resend_ms=1_000, omit_ms=10_000, censor_ms=30_000, gather_ms=1_000)
 GRACE_SECONDS = 60.0
-TIMEOUT_POLICIES = ("bot",)
+TIMEOUT_POLICIES = ("bot", "lose")
 # How link.py and mesh.py word the ordinary end of a connection; any other reason is a peer
 # that broke the channel protocol (garbage, a forged signature, a frame out of order).
 _ORDINARY_ENDS = ("connection closed", "connection lost", "connection already closed",
@@ -70,12 +70,13 @@ _ORDINARY_ENDS = ("connection closed", "connection lost", "connection already cl
 
 @dataclass(frozen=True, slots=True)
 class Timing:
-    """The table's clocks. Every node of a game must run with the same values: each node times
-    its own seat's moves (nobody can move for another seat: the cards are its owner's), shows
-    the others' deadlines, and ends the game when a party stays away longer than the grace.
+    """The table's clocks. Every node of a game runs with the same values (they come from the
+    signed `Start`): each node times its own seat's moves (nobody can move for another seat:
+    the cards are its owner's), shows the others' deadlines, and ends the game when a party
+    stays away, or silent, longer than the grace period.
 
-    `on_timeout`: "bot" lets an easy bot choose the move; "lose" is not offered on a network
-    table (it needs an engine action to concede, which the engine does not have).
+    `on_timeout`: "bot" lets an easy bot choose the move; "lose" concedes the game for the seat
+    (the engine's concede action, ordered by the log like any move).
     """
 
     turn_seconds: float = 0.0  # 0: no turn timer
@@ -86,13 +87,14 @@ class Timing:
         if self.turn_seconds < 0 or self.grace_seconds <= 0:
             raise ValueError("turn_seconds must not be negative, grace_seconds must be positive")
         if self.on_timeout not in TIMEOUT_POLICIES:
-            raise ValueError(f"on_timeout {self.on_timeout!r} is not available on a network "
-                             f"table (only {', '.join(TIMEOUT_POLICIES)}): losing on time "
-                             "needs an engine action to concede")
+            raise ValueError(f"on_timeout {self.on_timeout!r} is not one of "
+                             f"{', '.join(TIMEOUT_POLICIES)}")
 
     @classmethod
-    def of(cls, config: TableConfig, grace_seconds: float = GRACE_SECONDS) -> Timing:
-        return cls(float(config.turn_seconds), config.on_timeout, grace_seconds)
+    def of(cls, timer: TurnTimer) -> Timing:
+        """The clocks a `Start` carries."""
+        policy = "lose" if timer.on_timeout is TimeoutPolicy.LOSE else "bot"
+        return cls(float(timer.turn_seconds), policy, float(timer.grace_seconds))
 
 
 @dataclass(frozen=True, slots=True)

@@ -92,6 +92,7 @@ def _player(seat: Seat, start: GameStart, lang: str, out: TextIO, seed: int | No
 async def play_seat(seat: Seat, start: GameStart, *, lang: str = "en",
                     out: TextIO = sys.stdout, seed: int | None = None) -> None:
     player = _player(seat, start, lang, out, seed)
+    print(f"[{seat.node.name}] the game starts: {start.timer.describe()}", file=out, flush=True)
     await seat.node.play(start, player)
     runner = seat.node.runner
     assert runner is not None
@@ -137,7 +138,8 @@ async def host_and_play(opts: HostOptions, out: TextIO = sys.stdout) -> list[Sea
         await nursery.start(host.node.serve)
         assert host.node.endpoint is not None
         print(f"[{opts.name}] table «{opts.config.name}» at {host.node.endpoint} "
-              f"({opts.config.preset_id}, {opts.config.seats} seats)", file=out, flush=True)
+              f"({opts.config.preset_id}, {opts.config.seats} seats; "
+              f"{opts.config.timer.describe()})", file=out, flush=True)
         discovery_cm = open_discovery(interfaces=opts.interfaces, browse=False) if opts.mdns \
             else None
         async with trio.open_nursery() as inner:
@@ -242,8 +244,8 @@ async def join_and_play(opts: JoinOptions, out: TextIO = sys.stdout) -> list[Sea
         seen = await find_table(opts.table_name, opts.interfaces, opts.find_seconds)
         endpoint = Endpoint(seen.addresses[0], seen.table.port)
         rules_hash = bytes.fromhex(seen.table.rules_hash)
-        print(f"found «{seen.table.name}» ({seen.table.variant}) at {endpoint}", file=out,
-              flush=True)
+        print(f"found «{seen.table.name}» ({seen.table.variant}; "
+              f"{seen.table.timer.describe()}) at {endpoint}", file=out, flush=True)
     seats = []
     async with trio.open_nursery() as nursery:
         for i in range(opts.count):

@@ -22,7 +22,10 @@ from p2p_durak.protocol import codec
 from p2p_durak.protocol.envelope import Envelope
 from p2p_durak.protocol.identity import Identity, PeerId
 from p2p_durak.protocol.messages import (
+    DEFAULT_GRACE_SECONDS,
     GAME_ID_SIZE,
+    MAX_GRACE_SECONDS,
+    MAX_TURN_SECONDS,
     PROTOCOL_VERSION,
     JoinAccepted,
     JoinRefused,
@@ -32,11 +35,14 @@ from p2p_durak.protocol.messages import (
     RefuseCode,
     Start,
     TableInfo,
+    TimeoutPolicy,
+    TurnTimer,
 )
 
 log = logging.getLogger(__name__)
 
 JOIN_TIMEOUT = 30.0
+TIMEOUT_POLICIES = {"bot": TimeoutPolicy.BOT, "lose": TimeoutPolicy.LOSE}
 
 
 class JoinFailed(Exception):
@@ -56,6 +62,25 @@ class TableConfig:
     bots: tuple[str, ...] = ()  # levels of the bots the creator's process seats
     turn_seconds: int = 0  # 0: no turn timer
     on_timeout: str = "bot"  # "bot": a bot plays the move; "lose": the player loses
+    grace_seconds: int = DEFAULT_GRACE_SECONDS  # how long the others wait for a party
+
+    def __post_init__(self) -> None:
+        if type(self.turn_seconds) is not int or not 0 <= self.turn_seconds <= MAX_TURN_SECONDS:
+            raise ValueError(f"the turn timer is 0 (none) to {MAX_TURN_SECONDS} whole seconds, "
+                             f"not {self.turn_seconds!r}")
+        if self.on_timeout not in TIMEOUT_POLICIES:
+            raise ValueError(f"when the turn timer runs out: {' or '.join(TIMEOUT_POLICIES)}, "
+                             f"not {self.on_timeout!r}")
+        if type(self.grace_seconds) is not int or \
+                not 1 <= self.grace_seconds <= MAX_GRACE_SECONDS:
+            raise ValueError(f"the grace period is 1 to {MAX_GRACE_SECONDS} whole seconds, "
+                             f"not {self.grace_seconds!r}")
+
+    @property
+    def timer(self) -> TurnTimer:
+        """The clocks as they travel in `TableInfo` and `Start`."""
+        return TurnTimer(self.turn_seconds, TIMEOUT_POLICIES[self.on_timeout],
+                         self.grace_seconds)
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,6 +95,13 @@ class GameStart:
 
     def party_of(self, peer: PeerId) -> int:
         return next(i for i, p in enumerate(self.players) if p.identity == peer)
+
+    @property
+    def timer(self) -> TurnTimer:
+        """The table's clocks, as the host signed them into the genesis."""
+        start = self.start.message
+        assert isinstance(start, Start)
+        return start.timer
 
 
 @dataclass(eq=False)
@@ -99,7 +131,7 @@ class HostedTable:
     def info(self) -> TableInfo:
         return TableInfo(self.game_id, self.config.name, codec.sha256(self.rules_bytes),
                          self.rules_bytes, self.config.seats, tuple(self.players),
-                         self.started.is_set())
+                         self.started.is_set(), self.config.timer)
 
     @property
     def free(self) -> int:
@@ -177,7 +209,8 @@ class HostedTable:
             await self._announce()
 
     async def _seal(self) -> None:
-        start = Start(self.game_id, codec.sha256(self.rules_bytes), tuple(self.players))
+        start = Start(self.game_id, codec.sha256(self.rules_bytes), tuple(self.players),
+                      self.config.timer)
         envelope = Envelope.seal(self.identity, self.game_id, start)
         self.start = GameStart(self.game_id, envelope, tuple(self.players), self.config.rules,
                                self.config.name)
@@ -191,8 +224,10 @@ class HostedTable:
 
 async def join_table(identity: Identity, dialer: Dialer, endpoint: Endpoint, *, name: str,
                      listen_port: int, expected_host: PeerId | None = None,
-                     rules_hash: bytes | None = None) -> GameStart:
-    """Join the table at `endpoint` and wait for its game to start."""
+                     rules_hash: bytes | None = None, timer: TurnTimer | None = None
+                     ) -> GameStart:
+    """Join the table at `endpoint` and wait for its game to start. `rules_hash`, `timer`: what
+    we saw advertised (the host must still offer it); by default whatever the host shows."""
     try:
         stream = await dialer.dial(endpoint)
     except OSError as exc:
@@ -209,6 +244,9 @@ async def join_table(identity: Identity, dialer: Dialer, endpoint: Endpoint, *, 
             rules = RuleSet.from_canonical(info.rules)
         except RuleError as exc:
             raise JoinFailed(f"the table's rules cannot be read: {exc.message_en}") from exc
+        if timer is not None and timer != info.timer:
+            raise JoinFailed(f"the table's clocks are now {info.timer.describe()}, "
+                             f"not {timer.describe()} as advertised")
         wanted = rules_hash if rules_hash is not None else info.rules_hash
         await link.send(JoinRequest(info.game, PROTOCOL_VERSION, wanted, name, identity.peer_id,
                                     listen_port))
@@ -224,11 +262,17 @@ async def join_table(identity: Identity, dialer: Dialer, endpoint: Endpoint, *, 
                     raise JoinFailed("the start was not signed by the host for this table")
                 if start.rules_hash != info.rules_hash:
                     raise JoinFailed("the host started with other rules than it showed")
+                if start.timer != info.timer:
+                    raise JoinFailed(f"the host started with other clocks "
+                                     f"({start.timer.describe()}) than it showed "
+                                     f"({info.timer.describe()})")
                 if not any(p.identity == identity.peer_id for p in start.players):
                     raise JoinFailed("the game started without us")
                 return GameStart(info.game, message, start.players, rules, info.name)
             if isinstance(message, TableInfo):
-                info = message if message.rules_hash == info.rules_hash else info
+                # the clocks shown when we asked to join are the ones we agreed to
+                same = message.rules_hash == info.rules_hash and message.timer == info.timer
+                info = message if same else info
     except PeerFault as exc:
         raise JoinFailed(exc.reason) from exc
     finally:

@@ -26,7 +26,7 @@ from p2p_durak.node.store import GameJournal
 from p2p_durak.node.tableinfo import TableAd
 from p2p_durak.node.transport import Dialer, Endpoint, Listener
 from p2p_durak.protocol.identity import Identity, PeerId
-from p2p_durak.protocol.messages import PROTOCOL_VERSION
+from p2p_durak.protocol.messages import PROTOCOL_VERSION, TurnTimer
 
 log = logging.getLogger(__name__)
 
@@ -98,7 +98,8 @@ class Node:
         assert self.endpoint is not None
         return TableAd(table.table_id, table.config.name[:32] or "durak", table.config.preset_id,
                        table.config.rules.rules_hash(), len(table.players), table.free,
-                       self.identity.fingerprint, self.endpoint.port, PROTOCOL_VERSION)
+                       self.identity.fingerprint, self.endpoint.port, PROTOCOL_VERSION,
+                       table.config.timer)
 
     async def wait_for_start(self) -> GameStart:
         table = self.hosted
@@ -117,11 +118,12 @@ class Node:
         return table.start
 
     async def join(self, endpoint: Endpoint, *, expected_host: PeerId | None = None,
-                   rules_hash: bytes | None = None) -> GameStart:
+                   rules_hash: bytes | None = None, timer: TurnTimer | None = None
+                   ) -> GameStart:
         assert self.endpoint is not None, "serve() first"
         start = await join_table(self.identity, self.dialer, endpoint, name=self.name,
                                  listen_port=self.endpoint.port, expected_host=expected_host,
-                                 rules_hash=rules_hash)
+                                 rules_hash=rules_hash, timer=timer)
         return _reach_host_where_we_joined(start, endpoint)
 
     # ---- playing ------------------------------------------------------------------------------
@@ -129,7 +131,8 @@ class Node:
     async def play(self, start: GameStart, player: Player, *, timing: Timing | None = None,
                    task_status: trio.TaskStatus[GameRunner] = trio.TASK_STATUS_IGNORED) -> None:
         """Play the game to its end (or until it halts, or a party stays away too long).
-        `timing`: the table's turn timer and grace period, the same on every node."""
+        The clocks are the ones the `Start` carries (the same on every node); `timing` replaces
+        them only where a test must run one node on other clocks."""
         parties = []
         for p, info in enumerate(start.players):
             endpoint = parse_endpoint(info.endpoint)
@@ -142,7 +145,8 @@ class Node:
         assert self.endpoint is not None, "serve() first"
         journal.record_start(start, self.identity_name, self.name, self.bind,
                              self.endpoint.host, self.endpoint.port)
-        self.runner = self._new_runner(start, self.mesh, player, journal, timing or Timing())
+        self.runner = self._new_runner(start, self.mesh, player, journal,
+                                       timing or Timing.of(start.timer))
         try:
             async with trio.open_nursery() as nursery:
                 await nursery.start(self.runner.run)

@@ -15,6 +15,7 @@ import trio
 from p2p_durak import engine as eng
 from p2p_durak.node.api import LogLine, SeatInfo, TableSnapshot
 from p2p_durak.node.game import GameRunner, Player, Turn
+from p2p_durak.protocol.messages import TurnTimer
 from p2p_durak.protocol.table import Moved, TableEvent, TableMachine
 
 LOG_LINES = 40
@@ -42,11 +43,12 @@ def activity_of(table: TableMachine) -> tuple[str, tuple[int, int] | None]:
 
 class HumanPlayer(Player):
     def __init__(self, *, table_name: str, preset_id: str, names: list[str],
-                 bots: dict[int, str] | None = None) -> None:
+                 bots: dict[int, str] | None = None, clocks: TurnTimer | None = None) -> None:
         self.table_name = table_name
         self.preset_id = preset_id
         self.names = names  # by party
         self.bots = bots or {}  # party -> bot level, for the seat list
+        self.clocks = clocks  # the table's turn timer and grace period, shown to the player
         self._send, self._receive = trio.open_memory_channel[TableSnapshot](math.inf)
         self._turn: Turn | None = None
         self._runner: GameRunner | None = None
@@ -118,7 +120,7 @@ class HumanPlayer(Player):
         self._send.send_nowait(TableSnapshot(
             table_name=self.table_name, preset_id=self.preset_id, rules=rules, seats=infos,
             my_seat=0, state=None, waiting_for=waiting, activity="lobby",
-            progress=(len(names), seats), notice=notice))
+            progress=(len(names), seats), notice=notice, clocks=self.clocks))
 
     def seated(self, names: list[str], bots: dict[int, str]) -> None:
         """The game starts: everyone's names by party, and which parties are bots."""
@@ -152,4 +154,4 @@ class HumanPlayer(Player):
             table_name=self.table_name, preset_id=self.preset_id, rules=table.rules,
             seats=tuple(seats), my_seat=table.my_seat, state=state, legal=legal,
             waiting_for=waiting, activity=activity, progress=progress, deadline=deadline,
-            log=tuple(self._log), notice=self._notice)
+            log=tuple(self._log), notice=self._notice, clocks=self.clocks)

@@ -15,6 +15,9 @@ rules      SHA-256 of the canonical rules, 64 lowercase hex digits
 taken      seats taken (decimal)                                        ``2``
 free       seats free (decimal); 2 <= taken + free <= 6                 ``1``
 fp         the hosting node's fingerprint (``PeerId.fingerprint``)        ``ABCD-EFGH-IJKL-MNOP``
+timer      the clocks: seconds per move (0: none), ``bot`` or ``lose``   ``30,bot,60``
+           on expiry, grace seconds. Optional: absent means ``0,bot,60``
+           (what a node without the key runs).
 =========  ==========================================================  =========================
 
 Decoding is strict because any host on the LAN can advertise anything: the raw TXT bytes are
@@ -32,7 +35,9 @@ import secrets
 import unicodedata
 from dataclasses import dataclass
 
+from p2p_durak.protocol.errors import LocalProtocolError
 from p2p_durak.protocol.identity import fingerprint
+from p2p_durak.protocol.messages import NO_TURN_TIMER, TimeoutPolicy, TurnTimer
 
 SERVICE_TYPE = "_durak._tcp.local."
 TXT_VERSION = 1
@@ -50,6 +55,8 @@ _FINGERPRINT_RE = re.compile(r"[A-Z2-7]{4}(?:-[A-Z2-7]{4})" + f"{{{_FINGERPRINT_
 _RULES_HASH_RE = re.compile(r"[0-9a-f]{64}")
 _VARIANT_RE = re.compile(r"[a-z0-9][a-z0-9._-]{0,31}")
 _DECIMAL_RE = re.compile(r"0|[1-9][0-9]{0,5}")
+_TIMER_RE = re.compile(r"(0|[1-9][0-9]{0,3}),(bot|lose),([1-9][0-9]{0,3})")
+_POLICY_NAMES = {TimeoutPolicy.BOT: "bot", TimeoutPolicy.LOSE: "lose"}
 _KEY_RE = re.compile(r"[\x20-\x3c\x3e-\x7e]{1,9}")  # printable ASCII except '=' (RFC 6763 §6.4)
 # Characters that would let a hostile name rewrite a terminal line or reorder text on screen.
 _BIDI_CONTROLS = frozenset(
@@ -94,6 +101,7 @@ class TableAd:
     fingerprint: str
     port: int
     protocol_version: int
+    timer: TurnTimer = NO_TURN_TIMER
 
     def __post_init__(self) -> None:
         _check_hex("table id", self.table_id, _TABLE_ID_RE, "32 lowercase hex digits")
@@ -109,6 +117,8 @@ class TableAd:
             raise TableAdError(f"a table has {MIN_SEATS}..{MAX_SEATS} seats, not {seats}")
         _check_int("port", self.port, 1, 0xFFFF)
         _check_int("protocol version", self.protocol_version, 0, MAX_PROTOCOL_VERSION)
+        if not isinstance(self.timer, TurnTimer):
+            raise TableAdError(f"timer {self.timer!r} is not a TurnTimer")
 
     @property
     def seats(self) -> int:
@@ -185,6 +195,7 @@ def encode_txt(table: TableAd) -> bytes:
         ("taken", str(table.seats_taken)),
         ("free", str(table.seats_free)),
         ("fp", table.fingerprint),
+        ("timer", encode_timer(table.timer)),
     )
     out = bytearray()
     for key, value in pairs:
@@ -217,6 +228,7 @@ def split_txt(rdata: bytes) -> list[bytes]:
 def parse_txt(rdata: bytes) -> dict[str, str]:
     """The known keys of a TXT record as text, refusing duplicates and malformed entries."""
     known = {"txtvers", "proto", "id", "name", "variant", "rules", "taken", "free", "fp"}
+    optional = {"timer"}
     fields: dict[str, str] = {}
     seen_keys: set[bytes] = set()
     for raw in split_txt(rdata):
@@ -232,7 +244,7 @@ def parse_txt(rdata: bytes) -> dict[str, str]:
             raise TableAdError(f"TXT key {key!r} appears more than once")
         seen_keys.add(folded)
         key = key.lower()
-        if key not in known:
+        if key not in known and key not in optional:
             continue
         if not sep:
             raise TableAdError(f"TXT key {key!r} has no value")
@@ -268,7 +280,24 @@ def decode_txt(rdata: bytes, *, port: int) -> TableAd:
         fingerprint=fields["fp"],
         port=port,
         protocol_version=_decimal(fields, "proto"),
+        timer=decode_timer(fields["timer"]) if "timer" in fields else NO_TURN_TIMER,
     )
+
+
+def encode_timer(timer: TurnTimer) -> str:
+    """The TXT value of the table's clocks: ``<turn seconds>,<bot|lose>,<grace seconds>``."""
+    return f"{timer.turn_seconds},{_POLICY_NAMES[timer.on_timeout]},{timer.grace_seconds}"
+
+
+def decode_timer(text: str) -> TurnTimer:
+    match = _TIMER_RE.fullmatch(text)
+    if match is None:
+        raise TableAdError(f"TXT value of 'timer' is not <seconds>,<bot|lose>,<grace>: {text!r}")
+    policy = TimeoutPolicy.BOT if match[2] == "bot" else TimeoutPolicy.LOSE
+    try:
+        return TurnTimer(int(match[1]), policy, int(match[3]))
+    except LocalProtocolError as exc:
+        raise TableAdError(f"TXT value of 'timer': {exc.reason}") from None
 
 
 def dialable_ipv4(addresses: list[str] | tuple[str, ...]) -> tuple[str, ...]:

@@ -70,7 +70,8 @@ async def run_table(home: Path, *, n: int = 3, preset: str = "app_podkidnoy", se
                     timing: Timing | None = None,
                     wait_for: Sequence[int] | None = None,
                     during: Callable[[Table], Awaitable[None]] | None = None) -> Table:
-    """Seat `n` nodes (node 0 hosts), play one game, return the table when the nodes in
+    """Seat `n` nodes (node 0 hosts) at a table with the clocks `timing` (whole seconds: they
+    travel in the `Start`), play one game, return the table when the nodes in
     `wait_for` (default: all) are done and `during(table)`, run alongside the game, has
     returned."""
     network = MemoryNetwork()
@@ -81,7 +82,10 @@ async def run_table(home: Path, *, n: int = 3, preset: str = "app_podkidnoy", se
     table = Table(network, nodes,
                   [chosen.get(i) or BotPlayer(level="easy", seed=seed * 100 + i)
                    for i in range(n)])
-    config = TableConfig("test table", preset, get_preset(preset).rules, n)
+    clocks = timing or Timing()
+    config = TableConfig("test table", preset, get_preset(preset).rules, n,
+                         turn_seconds=int(clocks.turn_seconds), on_timeout=clocks.on_timeout,
+                         grace_seconds=int(clocks.grace_seconds))
     waited = list(range(n)) if wait_for is None else list(wait_for)
     with trio.fail_after(GAME_LIMIT), _no_background_fsync():
         async with trio.open_nursery() as nursery:
@@ -92,7 +96,7 @@ async def run_table(home: Path, *, n: int = 3, preset: str = "app_podkidnoy", se
             table.starts = await _seat_everyone(nodes, config)
             done = [trio.Event() for _ in nodes]
             for i, node in enumerate(nodes):
-                own[i].start_soon(_play, node, table, i, timing, done[i])
+                own[i].start_soon(_play, node, table, i, done[i])
             done_during = trio.Event()
             if during is not None:
                 nursery.start_soon(_then_set, during(table), done_during)
@@ -152,10 +156,10 @@ async def _serve(node: Node, scope: trio.CancelScope, *,
             task_status.started(nursery)
 
 
-async def _play(node: Node, table: Table, i: int, timing: Timing | None,
-                done: trio.Event) -> None:
+async def _play(node: Node, table: Table, i: int, done: trio.Event) -> None:
+    """The node plays on the clocks of the table's `Start` (the `timing` of `run_table`)."""
     try:
-        await node.play(table.starts[i], table.players[i], timing=timing)
+        await node.play(table.starts[i], table.players[i])
     finally:
         done.set()
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 import pytest
 import trio
 import trio.testing
@@ -13,6 +15,7 @@ from p2p_durak.node.memnet import MemoryNetwork
 from p2p_durak.node.transport import Endpoint
 from p2p_durak.protocol import codec
 from p2p_durak.protocol.identity import Identity
+from p2p_durak.protocol.messages import TimeoutPolicy, TurnTimer
 
 
 async def _host(network: MemoryNetwork, table: HostedTable, nursery: trio.Nursery) -> None:
@@ -77,3 +80,68 @@ async def test_unreachable_table_says_so() -> None:
     with pytest.raises(JoinFailed, match="cannot reach"):
         await join_table(Identity.generate(), network.dialer("x"), Endpoint("nowhere", 1),
                          name="x", listen_port=1)
+
+
+def _clocked_table(seats: int, **clocks: object) -> HostedTable:
+    config = TableConfig("Кухня", "app_podkidnoy", RuleSet(), seats, **clocks)  # type: ignore[arg-type]
+    return HostedTable(config, Identity.from_seed(b"h" * 32), "Хозяин", Endpoint("host", 4000))
+
+
+async def test_the_clocks_reach_every_joiner_in_the_table_info_and_the_start(
+        autojump_clock: trio.testing.MockClock) -> None:
+    network = MemoryNetwork()
+    table = _clocked_table(2, turn_seconds=20, on_timeout="lose", grace_seconds=90)
+    clocks = TurnTimer(20, TimeoutPolicy.LOSE, 90)
+    assert table.info().timer == clocks
+    async with trio.open_nursery() as nursery:
+        await _host(network, table, nursery)
+        me = Identity.from_seed(b"j" * 32)
+        start = await join_table(me, network.dialer("j"), Endpoint("host", 4000), name="j",
+                                 listen_port=5000, timer=clocks)
+        nursery.cancel_scope.cancel()
+    assert start.timer == clocks
+    assert table.start is not None
+    assert table.start.timer == clocks
+
+
+async def test_a_joiner_refuses_clocks_other_than_advertised_or_shown(
+        autojump_clock: trio.testing.MockClock) -> None:
+    network = MemoryNetwork()
+    table = _clocked_table(3, turn_seconds=20)
+    outcome: dict[str, object] = {}
+    async with trio.open_nursery() as nursery:
+        await _host(network, table, nursery)
+
+        async def joiner(name: str, timer: TurnTimer | None = None) -> None:
+            me = Identity.from_seed(name.encode() * 32)
+            try:
+                outcome[name] = await join_table(me, network.dialer(name),
+                                                 Endpoint("host", 4000), name=name,
+                                                 listen_port=5000, timer=timer)
+            except JoinFailed as exc:
+                outcome[name] = exc.reason
+
+        # what mDNS said is not what the host now shows: refused before sitting down
+        await joiner("x", TurnTimer(60, TimeoutPolicy.BOT, 60))
+        async with trio.open_nursery() as joiners:
+            joiners.start_soon(joiner, "a")
+            await trio.testing.wait_all_tasks_blocked()
+            # the host changes its clocks after "a" sat down: "a" agreed to the old ones
+            table.config = dataclasses.replace(table.config, turn_seconds=5, on_timeout="lose")
+            joiners.start_soon(joiner, "b")
+        nursery.cancel_scope.cancel()
+    assert outcome["x"] == ("the table's clocks are now 20 s per move, then a bot moves; grace "
+                            "60 s, not 60 s per move, then a bot moves; grace 60 s as advertised")
+    assert outcome["a"] == ("the host started with other clocks (5 s per move, then the player "
+                            "loses; grace 60 s) than it showed (20 s per move, then a bot moves; "
+                            "grace 60 s)")
+    assert not isinstance(outcome["b"], str)
+
+
+def test_table_clocks_out_of_bounds_are_refused() -> None:
+    for clocks, complaint in (({"turn_seconds": -1}, "turn timer"),
+                              ({"turn_seconds": 7200}, "turn timer"),
+                              ({"on_timeout": "pause"}, "runs out"),
+                              ({"grace_seconds": 0}, "grace")):
+        with pytest.raises(ValueError, match=complaint):
+            TableConfig("t", "app_podkidnoy", RuleSet(), 2, **clocks)  # type: ignore[arg-type]

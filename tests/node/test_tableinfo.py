@@ -23,6 +23,7 @@ from p2p_durak.node.tableinfo import (
     table_id_from_instance,
 )
 from p2p_durak.protocol.identity import Identity
+from p2p_durak.protocol.messages import TimeoutPolicy, TurnTimer
 
 FINGERPRINT = Identity.from_seed(bytes(range(32))).fingerprint
 
@@ -69,7 +70,9 @@ def test_encoding_is_the_documented_layout() -> None:
         b"taken",
         b"free",
         b"fp",
+        b"timer",
     ]
+    assert b"timer=0,bot,60" in items
     assert b"name=Kitchen table" in items
     assert f"fp={FINGERPRINT}".encode() in items
 
@@ -254,3 +257,23 @@ def test_dialable_ipv4() -> None:
         "192.168.1.9",
     ]
     assert dialable_ipv4(given_addresses) == ("10.77.0.1", "127.0.0.1", "192.168.1.9")
+
+
+def test_the_clocks_travel_in_the_txt_record() -> None:
+    table = make_table(timer=TurnTimer(30, TimeoutPolicy.LOSE, 120))
+    assert b"timer=30,lose,120" in split_txt(encode_txt(table))
+    assert decode_txt(encode_txt(table), port=table.port).timer == table.timer
+
+
+def test_a_record_without_clocks_means_the_defaults_of_a_node_without_the_key() -> None:
+    items = [item for item in good_items() if not item.startswith(b"timer=")]
+    assert decode_txt(txt(*items), port=1).timer == TurnTimer(0, TimeoutPolicy.BOT, 60)
+
+
+@pytest.mark.parametrize("value", [b"30", b"30,bot", b"30,draw,60", b"-1,bot,60", b"30,bot,0",
+                                   b"030,bot,60", b"30,bot,60,1", b"4000,bot,60", b"30,BOT,60",
+                                   b"30 ,bot,60", b"30,bot,9999"])
+def test_malformed_clocks_are_refused(value: bytes) -> None:
+    items = [item for item in good_items() if not item.startswith(b"timer=")]
+    with pytest.raises(TableAdError, match="timer"):
+        decode_txt(txt(*items, b"timer=" + value), port=1)

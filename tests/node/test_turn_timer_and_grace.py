@@ -25,6 +25,7 @@ from p2p_durak.node.journal import Journal
 from p2p_durak.node.players import BotPlayer
 from p2p_durak.node.store import unfinished_games
 from p2p_durak.protocol import codec
+from p2p_durak.protocol.messages import TimeoutPolicy, TurnTimer
 from p2p_durak.protocol.table import TableEvent, TableMachine
 from p2p_durak.protocol.transcript import Transcript
 
@@ -103,9 +104,22 @@ async def test_the_turn_timer_lets_a_bot_move_for_a_player_who_does_not_answer(
     assert not [p for i in (0, 2) for p in runners[i].reports if p.kind == "timeout"]
 
 
-def test_losing_on_time_is_not_offered_on_a_network_table() -> None:
-    with pytest.raises(ValueError, match="concede"):
-        Timing(turn_seconds=10, on_timeout="lose")
+def test_the_clocks_are_checked() -> None:
+    with pytest.raises(ValueError, match="on_timeout"):
+        Timing(turn_seconds=10, on_timeout="draw")
+    with pytest.raises(ValueError, match="grace"):
+        Timing(grace_seconds=0)
+
+
+async def test_every_node_runs_on_the_clocks_of_the_start(
+        tmp_path: Path, autojump_clock: trio.testing.MockClock) -> None:
+    timing = Timing(turn_seconds=7, on_timeout="lose", grace_seconds=45)
+    players: dict[int, Player] = {i: InstantPlayer(level="easy", seed=i) for i in range(3)}
+    table = await run_table(tmp_path, seed=14, players=players, timing=timing)
+    for i in range(3):
+        assert table.starts[i].timer == TurnTimer(7, TimeoutPolicy.LOSE, 45)
+        assert table.runner(i).timing == timing
+    assert_finished_cleanly([table.runner(i) for i in range(3)])
 
 
 def _journal_records(path: Path) -> list[object]:
@@ -174,8 +188,7 @@ async def test_a_party_that_comes_back_within_the_grace_period_plays_on(
         node = make_node(table.network, f"p{back}", home, seed=13 * 10 + back)
         async with trio.open_nursery() as nursery:
             await nursery.start(node.serve)
-            await node.play(table.starts[back], InstantPlayer(level="easy", seed=99),
-                            timing=Timing(grace_seconds=60))
+            await node.play(table.starts[back], InstantPlayer(level="easy", seed=99))
             assert node.runner is not None
             revived.append(node.runner)
             nursery.cancel_scope.cancel()

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -38,6 +39,8 @@ from p2p_durak.protocol.messages import (
     RejectCode,
     Start,
     TableInfo,
+    TimeoutPolicy,
+    TurnTimer,
     catalogue,
     chunk_catch_up,
     decode_message,
@@ -207,9 +210,9 @@ def test_docs_contain_the_generated_message_tables() -> None:
         {cls for table in tables for cls in table.values()}, key=lambda cls: cls.TAG
     )
     assert Envelope in classes
-    for cls in [*classes, PlayerInfo, IntentId, FairnessWindow]:
+    for cls in [*classes, PlayerInfo, IntentId, FairnessWindow, TurnTimer]:
         assert describe_catalogue((cls,)) in text, f"docs/protocol.md is stale for {cls.__name__}"
-    for code in [*ErrorCode, *RejectCode, *RefuseCode]:
+    for code in [*ErrorCode, *RejectCode, *RefuseCode, *TimeoutPolicy]:
         assert f"`{code.name}` | {code.value} |" in text
 
 
@@ -319,3 +322,54 @@ def test_random_bytes_decode_only_to_protocol_errors(data: bytes, allowed: Catal
     except RemoteProtocolError:
         return
     assert message.encode() == data
+
+
+# ---- the table's clocks ---------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("fields", "complaint"),
+    [
+        ((3601, TimeoutPolicy.BOT, 60), "turn_seconds"),
+        ((-1, TimeoutPolicy.BOT, 60), "turn_seconds"),
+        ((30, TimeoutPolicy.LOSE, 0), "grace_seconds"),
+        ((30, 2, 60), "on_timeout"),  # a bare int is not a policy
+        ((30.0, TimeoutPolicy.BOT, 60), "turn_seconds"),
+    ],
+)
+def test_a_turn_timer_out_of_bounds_cannot_be_built(fields: tuple[object, ...],
+                                                     complaint: str) -> None:
+    factory: Any = TurnTimer
+    with pytest.raises(LocalProtocolError, match=complaint):
+        factory(*fields)
+
+
+def test_an_unknown_timeout_policy_from_a_peer_is_refused() -> None:
+    start = sample_payloads()["start"]
+    assert isinstance(start, Start)
+    fields = list(codec.decode(start.encode()))
+    fields[-1] = (30, 9, 60)  # policy 9 does not exist
+    with pytest.raises(RemoteProtocolError, match="unknown TimeoutPolicy 9"):
+        decode_message(codec.encode(tuple(fields)), SIGNED_MESSAGES)
+
+
+def test_the_clocks_travel_in_the_start_and_the_table_info() -> None:
+    start = sample_payloads()["start"]
+    info = all_samples()["table_info"]
+    assert isinstance(start, Start)
+    assert isinstance(info, TableInfo)
+    decoded = decode_message(start.encode(), SIGNED_MESSAGES)
+    assert isinstance(decoded, Start)
+    assert decoded.timer == TurnTimer(30, TimeoutPolicy.LOSE, 90)
+    assert decoded.timer.describe() == "30 s per move, then the player loses; grace 90 s"
+    assert TurnTimer().describe() == "no turn timer; grace 60 s"
+
+
+@pytest.mark.parametrize("message", ["start", "table_info"])
+def test_the_version_1_layouts_without_clocks_are_refused(message: str) -> None:
+    sample = every_sample()[message]
+    fields = list(codec.decode(sample.encode()))
+    old = codec.encode((fields[0], 1, *fields[2:-1]))
+    with pytest.raises(RemoteProtocolError) as info:
+        decode_message(old, catalogue_for(sample))
+    assert info.value.code is ErrorCode.UNSUPPORTED_VERSION

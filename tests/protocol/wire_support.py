@@ -53,6 +53,8 @@ from p2p_durak.protocol.messages import (
     RejectCode,
     Start,
     TableInfo,
+    TimeoutPolicy,
+    TurnTimer,
 )
 
 GOLDEN_DIR = Path(__file__).parent / "golden"
@@ -100,6 +102,7 @@ def sample_payloads() -> dict[str, Message]:
             GAME,
             RULES_HASH,
             (PlayerInfo(ALICE.peer_id, "Алиса"), PlayerInfo(BOB.peer_id, "Bob")),
+            TurnTimer(30, TimeoutPolicy.LOSE, 90),
         ),
     }
 
@@ -123,7 +126,8 @@ def sample_direct() -> dict[str, Message]:
         "error": Error(ErrorCode.BAD_FRAME, "frame 3 failed authentication"),
         "catch_up_request": CatchUpRequest(GAME, 5),
         "catch_up_response": CatchUpResponse(GAME, 5, entries, more=True),
-        "table_info": TableInfo(GAME, "Кухня", RULES_HASH, RULES, 4, players, started=False),
+        "table_info": TableInfo(GAME, "Кухня", RULES_HASH, RULES, 4, players, False,
+                                TurnTimer(15, TimeoutPolicy.BOT, 60)),
         "join_request": JoinRequest(GAME, 1, RULES_HASH, "Carol", CAROL.peer_id),
         "join_accepted": JoinAccepted(GAME, 2),
         "join_refused": JoinRefused(GAME, RefuseCode.TABLE_FULL, "all four seats are taken"),
