@@ -90,4 +90,6 @@ class EventText:
             return m("PlayerOut", who=who(event.seat))
         if isinstance(event, E.HandsRotated):
             return m("HandsRotated")
+        if isinstance(event, E.Conceded):
+            return m("Conceded", who=who(event.seat))
         return m("GameOver")

@@ -284,6 +284,7 @@ EVENTS: dict[str, tuple[str, str]] = {
     "UnlockedCards": ("{who} unlocks {cards}", "{who} открывает {cards}"),
     "PlayerOut": ("{who} is out", "{who} выходит"),
     "HandsRotated": ("Hands pass to the left", "Карты переходят к игроку слева"),
+    "Conceded": ("{who} gives the game up", "{who} сдаётся"),
     "GameOver": ("Game over", "Партия окончена"),
     "TrumpNamed": ("{who} names the trump: {suit}", "{who} назначает козырь: {suit}"),
 }

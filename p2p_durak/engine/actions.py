@@ -24,6 +24,7 @@ class Kind(IntEnum):
     PASS = 11
     SHUFFLE = 12  # chance: отбойный puts a defended bout back into the stock, shuffled
     NAME_TRUMP = 13  # Король-говно: the King names the trump suit (target: the suit)
+    CONCEDE = 14  # the seat gives the game up and is the durak (never in `legal_actions`)
 
 
 # Module-level ints: the engine's hot paths compare these, not enum members.
@@ -41,7 +42,8 @@ TAKE: Final = 10
 PASS: Final = 11
 SHUFFLE: Final = 12
 NAME_TRUMP: Final = 13
-N_KINDS: Final = 14
+CONCEDE: Final = 14
+N_KINDS: Final = 15
 
 
 class Action(NamedTuple):
@@ -123,6 +125,10 @@ def pass_(seat: int) -> Action:
 
 def name_trump(seat: int, suit: int) -> Action:
     return Action(NAME_TRUMP, seat, (), suit)
+
+
+def concede(seat: int) -> Action:
+    return Action(CONCEDE, seat)
 
 
 def encode_action(action: Action) -> tuple[int, int, tuple[int, ...], int]:

@@ -54,6 +54,7 @@ from p2p_durak.engine.state import (
     UNKNOWN,
     State,
 )
+from p2p_durak.engine.verdicts import on_concede
 
 __all__ = ["apply_any", "chance_outcome", "is_over", "legal_actions", "make_game", "new_game",
            "next_game", "sequencer", "step_any", "to_act"]
@@ -138,7 +139,7 @@ def step_any(state: State, action: object) -> State:
 _CHANCE_KINDS: Final = (1 << A.DEAL) | (1 << A.REVEAL) | (1 << A.LOT) | (1 << A.SHUFFLE)
 _NO_CARD_KINDS: Final = (1 << A.DEAL) | (1 << A.LOT) | (1 << A.NO_TRUMP) | (1 << A.TAKE) \
     | (1 << A.SHUFFLE) \
-    | (1 << A.PASS) | (1 << A.NAME_TRUMP)
+    | (1 << A.PASS) | (1 << A.NAME_TRUMP) | (1 << A.CONCEDE)
 # a reveal has a target only as a suit announcement (невидимый), which on_reveal checks
 _TARGET_KINDS: Final = (1 << A.BEAT) | (1 << A.LOT) | (1 << A.REVEAL) | (1 << A.SHUFFLE) \
     | (1 << A.NAME_TRUMP)
@@ -176,6 +177,8 @@ def _apply(state: State, any_action: object, ev: EventSink) -> State:
     action = _checked(any_action, state.game.n_players)
     kind = action.kind
     phase = state.phase
+    if kind == A.CONCEDE:
+        return on_concede(state, action, ev)
     # The bout and the lead build their next state whole, its actors included.
     if phase == BOUT:
         if kind == A.BEAT:

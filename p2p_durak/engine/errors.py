@@ -40,6 +40,7 @@ class Reason(Enum):
     GAME_OVER = ("the game is over", "партия окончена")
     LEAD_NOT_ALLOWED = ("this variant does not allow that lead",
                         "в этом варианте так ходить нельзя")
+    ALREADY_OUT = ("this player is already out of the game", "этот игрок уже вышел из игры")
 
     @property
     def en(self) -> str:

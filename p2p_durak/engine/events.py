@@ -131,6 +131,12 @@ class PlayerOut(NamedTuple):
     seat: int
 
 
+class Conceded(NamedTuple):
+    """The seat gave the game up (its turn timer ran out at a "lose" table, or it resigned)."""
+
+    seat: int
+
+
 class GameOver(NamedTuple):
     durak: tuple[int, ...]
     draw: bool
@@ -142,7 +148,7 @@ class GameOver(NamedTuple):
 Event = (Dealt | TrumpRevealed | TrumpReinserted | TrumpNamed | HiddenTrumpRevealed
          | TrumpSwapped | PersonalTrump | Claimed | FirstAttacker | BoutStarted | Led | ThrewIn
          | Beat | Transferred | TakeDeclared | Passed | Discarded | Took | Drew | Unlocked
-         | Rebounded | HandsRotated | PlayerOut | GameOver)
+         | Rebounded | HandsRotated | PlayerOut | Conceded | GameOver)
 
 EventSink = list[Event] | None
 """Where transitions append their events; None when the caller (a simulation) wants none."""

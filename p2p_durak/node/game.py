@@ -21,6 +21,7 @@ import trio
 
 from p2p_durak import engine as eng
 from p2p_durak.bots.levels import make_bot
+from p2p_durak.engine.actions import concede
 from p2p_durak.node import offload
 from p2p_durak.node.bot_feed import BotFeed
 from p2p_durak.node.lobby import GameStart
@@ -495,9 +496,14 @@ class GameRunner:
         if (stand_in is None or self._turn_seq != self.log.seq or self.log.own_pending is not None
                 or self.log.recovering or self.party not in self.log.state.waiting_for()):
             return []
-        action = stand_in.choose()
-        self._note(None, "timeout", f"no move within {self.timing.turn_seconds:g} s: a bot "
-                   f"plays {action.describe()}", fault=False)
+        if self.timing.on_timeout == "lose":
+            action = concede(self.log.state.my_seat)
+            self._note(None, "timeout", f"no move within {self.timing.turn_seconds:g} s: this "
+                       "seat loses the game on time", fault=False)
+        else:
+            action = stand_in.choose()
+            self._note(None, "timeout", f"no move within {self.timing.turn_seconds:g} s: a bot "
+                       f"plays {action.describe()}", fault=False)
         return self._submit_move(_Move(self.log.seq, action))
 
     # ---- what this party does next ----------------------------------------------------------

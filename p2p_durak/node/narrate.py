@@ -135,6 +135,8 @@ class Narrator:
             return _t(lang, "hands pass to the left", "карты переходят к игроку слева")
         if isinstance(ev, E.PlayerOut):
             return _t(lang, f"{who(ev.seat)} is out", f"{who(ev.seat)} вышел")
+        if isinstance(ev, E.Conceded):
+            return _t(lang, f"{who(ev.seat)} gives the game up", f"{who(ev.seat)} сдаётся")
         if isinstance(ev, E.GameOver):
             scores = ", ".join(f"{who(s)} {n}" for s, n in enumerate(ev.scores))
             scored = _t(lang, f" (scores: {scores})", f" (очки: {scores})") if scores else ""

@@ -20,13 +20,15 @@ from table_harness import (
     until,
 )
 
+from p2p_durak.engine import events as E
+from p2p_durak.engine.actions import concede
 from p2p_durak.node.game import GameRunner, Player, Timing, Turn, game_dir
 from p2p_durak.node.journal import Journal
 from p2p_durak.node.players import BotPlayer
 from p2p_durak.node.store import unfinished_games
 from p2p_durak.protocol import codec
 from p2p_durak.protocol.messages import TimeoutPolicy, TurnTimer
-from p2p_durak.protocol.table import TableEvent, TableMachine
+from p2p_durak.protocol.table import Moved, TableEvent, TableMachine
 from p2p_durak.protocol.transcript import Transcript
 
 SILENT = 1
@@ -199,3 +201,29 @@ async def test_a_party_that_comes_back_within_the_grace_period_plays_on(
                             wait_for=(0, 1), during=crash_and_return)
     assert revived
     assert_finished_cleanly([table.runner(0), table.runner(1), revived[0]])
+
+
+async def test_at_a_lose_table_a_player_who_runs_out_of_time_concedes_on_every_node(
+        tmp_path: Path, autojump_clock: trio.testing.MockClock) -> None:
+    silent = SilentPlayer()
+    players: dict[int, Player] = {i: InstantPlayer(level="easy", seed=i) for i in (0, 2)}
+    players[SILENT] = silent
+    table = await run_table(tmp_path, seed=15, players=players,
+                            timing=Timing(turn_seconds=5, on_timeout="lose"))
+    runners = [table.runner(i) for i in range(3)]
+    assert_finished_cleanly(runners)  # the same log, audited, on every node
+    seat = runners[0].log.state.seat_of_party[table.party(SILENT)]
+    for runner in runners:
+        state = runner.log.state.state
+        assert state is not None
+        assert state.result is not None
+        assert state.result.durak == (seat,)
+        moves = [ev for ev in runner.log.state.history if isinstance(ev, Moved)]
+        assert moves[-1].action == concede(seat)  # the last move of the transcript
+        assert E.Conceded(seat) in moves[-1].events
+    assert silent.turns == 1  # it lost on its first turn
+    (timeout,) = [p for p in runners[SILENT].reports if p.kind == "timeout"]
+    assert "loses the game on time" in timeout.detail
+    saved = [(game_dir(tmp_path / f"p{i}", table.starts[i].game_id) / "transcript.durak")
+             .read_bytes() for i in range(3)]
+    assert len(set(saved)) == 1
