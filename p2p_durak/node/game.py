@@ -26,6 +26,7 @@ from p2p_durak.node import offload
 from p2p_durak.node.bot_feed import BotFeed
 from p2p_durak.node.lobby import GameStart
 from p2p_durak.node.mesh import Connected, Disconnected, Mesh, MeshEvent, Outgoing, Received
+from p2p_durak.node.silence import Silence
 from p2p_durak.node.store import GameJournal
 from p2p_durak.protocol.envelope import Envelope
 from p2p_durak.protocol.errors import LocalProtocolError
@@ -191,6 +192,7 @@ class GameRunner:
             bot_rng = random.Random(self.rng(16))
             self._stand_in = BotFeed(lambda seat: make_bot("easy", seat, bot_rng))
         self._away: dict[int, float] = {}  # party -> since when it has not been connected
+        self._silence = Silence(self.party)  # parties the table waits for that do not answer
         self._late = False  # the input being handled looks like an honest late retransmission
         self._base: tuple[int, TableMachine] | None = None  # the committed head before it
         self._raced: set[tuple[int, int]] = set()  # (party, counter) that lost a race
@@ -281,8 +283,9 @@ class GameRunner:
             times.append((deadline + 0.5) / 1000)
         if self._turn_ends is not None:
             times.append(self._turn_ends)
-        if self._away and not self.finished.is_set():
-            times.append(min(self._away.values()) + self.timing.grace_seconds)
+        gone = self._gone()
+        if gone and not self.finished.is_set():
+            times.append(min(gone.values()) + self.timing.grace_seconds)
         if self._linger_until is not None:
             times.append(self._linger_until)
         return min(times)
@@ -308,6 +311,7 @@ class GameRunner:
             self._base = (self.log.seq, self.log.state)
             recovering = self.log.recovering  # before the input: catching up ends inside it
             if isinstance(item, Received):
+                self._heard(item)
                 self._late = self._check_replay(item)
                 effects = self.log.receive(item.party, item.message, now)
                 self._late = False
@@ -382,7 +386,7 @@ class GameRunner:
                 self.journal.halted(self.diagnosis)
                 log.error("game halted: %s", self.diagnosis)
             elif isinstance(effect, Waiting):
-                pass
+                self._silence.log_waiting(effect.seats, effect.since_ms / 1000)
         if outgoing:
             await self.mesh.send_all(outgoing)
         if committed:
@@ -450,17 +454,38 @@ class GameRunner:
             self._note(item.party, "channel", f"broke the channel and was cut off: "
                        f"{item.reason}")
 
+    def _heard(self, item: Received) -> None:
+        """A party's intent for the current position (sent by it, or relayed: the envelope's
+        signature proves the author) answers what it owed."""
+        message = item.message
+        if isinstance(message, Envelope) and isinstance(message.message, Intent):
+            intent = message.message
+            if (intent.based_on == self.log.seq and 0 <= intent.seat < len(self.start.players)
+                    and self.start.players[intent.seat].identity == message.author):
+                self._silence.answered(intent.seat)
+
+    def _gone(self) -> dict[int, float]:
+        """Parties that are away (disconnected) or silent (connected, but not answering what
+        the table waits for), each with since when."""
+        gone = self._silence.since()
+        for party, since in self._away.items():
+            gone[party] = min(since, gone.get(party, since))
+        return gone
+
     def _check_grace(self) -> None:
-        """A party that has stayed away for the grace period blocks the game for good: no entry
-        commits without its ack. End the game here with a verdict (every honest node reaches
-        the same one on its own: each saw the party go)."""
-        if self.finished.is_set() or self.diagnosis is not None or not self._away:
+        """A party that has stayed away, or silent, for the grace period blocks the game for
+        good: no entry commits without its ack, no card moves without its deck step. End the
+        game here with a verdict (every honest node reaches the same one on its own: each saw
+        the party go, or waited for it in vain)."""
+        gone = self._gone()
+        if self.finished.is_set() or self.diagnosis is not None or not gone:
             return
         now = trio.current_time()
-        party, since = min(self._away.items(), key=lambda kv: (kv[1], kv[0]))
+        party, since = min(gone.items(), key=lambda kv: (kv[1], kv[0]))
         if now - since < self.timing.grace_seconds:
             return
-        self.verdict = (f"abandoned: party {party} ({self.fingerprint(party)}) did not return "
+        what = "return" if party in self._away else "answer"
+        self.verdict = (f"abandoned: party {party} ({self.fingerprint(party)}) did not {what} "
                         f"within {self.timing.grace_seconds:g} s at position {self.log.seq}")
         self.diagnosis = self.verdict
         self._note(party, "abandoned", self.verdict, fault=False)
@@ -521,6 +546,10 @@ class GameRunner:
                 self._stand_in.update(table, events)
             await self.player.update(table, events)
         self._start_clock(table)
+        clock = self.clock
+        self._silence.table_owes(table.deck_due(), clock.parties if clock is not None else (),
+                                 trio.current_time(),
+                                 clock.ends_at if clock is not None else None)
         if table.audit is not None:
             if not self.finished.is_set():
                 self.journal.finish(self.log.transcript().save())
