@@ -28,6 +28,7 @@ from p2p_durak.node.lobby import GameStart
 from p2p_durak.node.mesh import Connected, Disconnected, Mesh, MeshEvent, Outgoing, Received
 from p2p_durak.node.silence import Silence
 from p2p_durak.node.store import GameJournal
+from p2p_durak.protocol import codec
 from p2p_durak.protocol.envelope import Envelope
 from p2p_durak.protocol.errors import LocalProtocolError
 from p2p_durak.protocol.identity import Identity
@@ -196,6 +197,7 @@ class GameRunner:
         self._late = False  # the input being handled looks like an honest late retransmission
         self._base: tuple[int, TableMachine] | None = None  # the committed head before it
         self._raced: set[tuple[int, int]] = set()  # (party, counter) that lost a race
+        self._ordered: dict[bytes, int] = {}  # intents of recent entries: digest -> position
         self._alarm: trio.CancelScope | None = None  # the ticker's sleep until the next tick
         self._linger_until: float | None = None
 
@@ -418,6 +420,7 @@ class GameRunner:
         if (isinstance(message, Envelope) and message.author == self.identity.peer_id
                 and isinstance(message.message, Entry)):
             self.journal.signed(data)
+            self._note_ordered(message.message)
 
     # ---- watching the peers ------------------------------------------------------------------
 
@@ -435,6 +438,8 @@ class GameRunner:
             return False
         payload = message.message
         head = self.log.seq
+        if isinstance(payload, Entry):
+            self._note_ordered(payload)
         if isinstance(payload, Entry | Ack) and 0 < payload.seq < head:
             what = type(payload).__name__.lower()
             self._note(item.party, "replay", f"sent an old {what} of position {payload.seq} "
@@ -442,7 +447,20 @@ class GameRunner:
         elif (isinstance(payload, Intent) and 0 <= payload.seat < len(self.log.counters)
               and payload.counter <= self.log.counters[payload.seat]):
             return payload.based_on >= head - 1
+        elif isinstance(payload, Intent) and message.digest in self._ordered:
+            # its author re-sends it until the entry that ordered it commits: while that entry
+            # waits for acks, the very same intent arrives again (a different intent with a used
+            # counter would not be in an entry, and stays a fault)
+            return True
         return False
+
+    def _note_ordered(self, entry: Entry) -> None:
+        """Remember which intents the recent entries ordered (by envelope digest)."""
+        if len(self._ordered) > 512:
+            floor = self.log.seq - 2
+            self._ordered = {d: seq for d, seq in self._ordered.items() if seq >= floor}
+        for data in entry.intents:
+            self._ordered[codec.sha256(data)] = entry.seq
 
     def _on_disconnected(self, item: Disconnected) -> None:
         self._away.setdefault(item.party, trio.current_time())
@@ -482,7 +500,9 @@ class GameRunner:
             return
         now = trio.current_time()
         party, since = min(gone.items(), key=lambda kv: (kv[1], kv[0]))
-        if now - since < self.timing.grace_seconds:
+        # the same sum as `_next_tick`'s wake-up time: `now - since < grace` can round the
+        # other way, and the ticker would then wake at the same instant for ever
+        if now < since + self.timing.grace_seconds:
             return
         what = "return" if party in self._away else "answer"
         self.verdict = (f"abandoned: party {party} ({self.fingerprint(party)}) did not {what} "
