@@ -35,6 +35,12 @@ L7. Catch-up: a peer that is behind asks for committed entries, replays them thr
 L8. Own intents: one pending intent per player. If it goes stale without being ordered, the log
     re-issues it against the new state when it is still legal there, and reports it rejected
     otherwise.
+L9. Left-out intents: a peer's precheck may know more than another's (a player knows its own
+    hand), so the sequencer may refuse an intent that another player's precheck let through and
+    leave it out. A player's intent that goes stale without being ordered is therefore judged in
+    full (`precheck`, then `apply`) against the position it names, while that is the last
+    position before the commit: refused there, it is reported rejected on every honest peer;
+    legal there (it lost a race), it is dropped silently.
 """
 
 from __future__ import annotations
@@ -270,6 +276,7 @@ class OrderingLog(Generic[S]):
         self._clock = _Clock(now_ms, [now_ms] * n)
         self._halted: Diagnosis | None = None
         self._signed: bytes | None = None  # the last entry this player signed
+        self._before: Head[S] | None = None  # the head before the last commit (rule L9)
 
     @classmethod
     def resume(
@@ -557,7 +564,9 @@ class OrderingLog(Generic[S]):
             ))
             return
         if fit is Fit.STALE:
-            return  # overtaken by a commit while on its way: normal, and harmless
+            # Overtaken by a commit while on its way: normal, and harmless when it was legal.
+            self._judge_left_out(item, out)
+            return
         if item.intent.based_on > self._head.seq + 1:
             self._request_catch_up(from_seat, now, out)  # its author is two entries ahead
         held = sum(1 for p in self._pool.values() if p.item.seat == item.seat)
@@ -596,7 +605,21 @@ class OrderingLog(Generic[S]):
             self._reissue(item, now, out)
         elif pending.own:
             out.append(Rejected(item.seat, item.intent_id, RejectCode.DUPLICATE, fit.value, None))
+        else:
+            self._judge_left_out(item, out)
         return False
+
+    def _judge_left_out(self, item: Item, out: list[Effect[S]]) -> None:
+        """Rule L9: a peer's intent that went stale unordered, judged at the position it names
+        (only the position just before the last commit is still at hand)."""
+        before = self._before
+        if before is None or intent_fit(before, item) is not Fit.FITS:
+            return
+        try:
+            self._machine.precheck(before.state, item.seat, item.intent)
+            self._machine.apply(before.state, item.seat, item.intent)
+        except MachineReject as reject:
+            out.append(Rejected(item.seat, item.intent_id, reject.code, reject.detail, None))
 
     def _reissue(self, stale: Item, now: int, out: list[Effect[S]]) -> None:
         """Rule L8: our own intent missed its position; try it again at the new one."""
@@ -820,6 +843,7 @@ class OrderingLog(Generic[S]):
     ) -> None:
         """Commit one validated entry (live, or caught up)."""
         head = step.head
+        self._before = self._head
         self._head = head
         self._entries.append(step.data)
         if self._scratch:  # a live commit overtook a catch-up in progress

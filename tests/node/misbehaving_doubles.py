@@ -259,9 +259,11 @@ class ReplayingPlayer(DelayedMovePlayer):
 
 
 class IllegalMovePlayer(DelayedMovePlayer):
-    """Tries `kinds` in order, one per turn where it fits: "not in hand" (throws in a card it
-    does not hold, opening one of its own slots), "out of turn" (leads while it is not its
-    turn: done from `update`), "does not beat" (covers an attack with a card that cannot)."""
+    """Tries each of `kinds` once, one per turn, on the first turn where it fits (in the order
+    given when several fit; which turns come depends on how the game runs): "not in hand"
+    (throws in a card it does not hold, opening one of its own slots), "out of turn" (leads
+    while it is not its turn: done from `update`), "does not beat" (covers an attack with a
+    card that cannot)."""
 
     def __init__(self, nursery: trio.Nursery, *, seed: int, kinds: tuple[str, ...]) -> None:
         super().__init__(nursery, seed=seed)
@@ -271,7 +273,7 @@ class IllegalMovePlayer(DelayedMovePlayer):
     async def update(self, table: TableMachine, events: tuple[TableEvent, ...]) -> None:
         await super().update(table, events)
         runner = self.runner
-        if (runner is None or not self.todo or self.todo[0] != "out of turn"
+        if (runner is None or "out of turn" not in self.todo
                 or table.state is None or table.deck.pending_op() is not None
                 or table.party in table.waiting_for() or not my_slots(table)
                 or table.state.result is not None):
@@ -279,26 +281,27 @@ class IllegalMovePlayer(DelayedMovePlayer):
         slot = my_slots(table)[0]
         action = eng.Action(A.LEAD, table.my_seat, (card_in(table, slot),))
         await runner.mesh.broadcast(raw_intent(runner, move_payload(table, action, [slot])))
-        self.cheated.append(self.todo.pop(0))
+        self._done("out of turn")
 
     async def cheat(self, turn: Turn, runner: GameRunner) -> bool:
         self.runner = runner
-        if not self.todo:
-            return False
-        kind = self.todo[0]
         table = turn.table
-        state = table.state
-        assert state is not None
-        payload: bytes | None = None
-        if kind == "not in hand" and any(a.kind == A.THROW for a in turn.legal):
-            payload = self._not_in_hand(table)
-        elif kind == "does not beat" and any(a.kind == A.BEAT for a in turn.legal):
-            payload = self._not_beating(table, turn)
-        if payload is None:
-            return False
-        await runner.mesh.broadcast(raw_intent(runner, payload))
-        self.cheated.append(self.todo.pop(0))
-        return True
+        assert table.state is not None
+        for kind in self.todo:
+            payload: bytes | None = None
+            if kind == "not in hand" and any(a.kind == A.THROW for a in turn.legal):
+                payload = self._not_in_hand(table)
+            elif kind == "does not beat" and any(a.kind == A.BEAT for a in turn.legal):
+                payload = self._not_beating(table, turn)
+            if payload is not None:
+                await runner.mesh.broadcast(raw_intent(runner, payload))
+                self._done(kind)
+                return True
+        return False
+
+    def _done(self, kind: str) -> None:
+        self.todo.remove(kind)
+        self.cheated.append(kind)
 
     def _not_in_hand(self, table: TableMachine) -> bytes | None:
         """Throw in a card of a rank on the table that this seat does not hold (the defender

@@ -118,7 +118,7 @@ async def test_illegal_moves_are_refused_by_everyone_and_named(
         cheat = IllegalMovePlayer(helpers, seed=9, kinds=kinds)
         table = await run_table(tmp_path, seed=6, players={CHEAT: cheat})
         helpers.cancel_scope.cancel()
-    assert cheat.cheated == list(kinds)
+    assert sorted(cheat.cheated) == sorted(kinds)  # each tried once, when the game let it
     assert_named(table, "refused")
     for runner in honest(table):
         assert len(blamed(runner, table.party(CHEAT), "refused")) >= len(kinds), \
