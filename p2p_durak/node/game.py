@@ -314,9 +314,9 @@ class GameRunner:
             recovering = self.log.recovering  # before the input: catching up ends inside it
             if isinstance(item, Received):
                 self._heard(item)
+                # kept until its effects are carried out: that is where a drop is reported
                 self._late = self._check_replay(item)
                 effects = self.log.receive(item.party, item.message, now)
-                self._late = False
             elif isinstance(item, Connected):
                 self._away.pop(item.party, None)
                 effects = self.log.peer_connected(item.party, now)
@@ -329,6 +329,7 @@ class GameRunner:
                 effects = [*self.log.tick(now), *self._check_turn_timer()]
                 self._check_grace()
             await self._carry_out(effects)
+            self._late = False
             if recovering and not self.log.recovering and self.diagnosis is None:
                 # Caught up without a commit (nothing new was committed while we were away):
                 # what we owe, or our turn, is due now, not at the next commit.
