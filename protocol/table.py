@@ -35,7 +35,15 @@ from p2p_durak import engine as eng
 from p2p_durak.engine import actions as A
 from p2p_durak.engine import events as E
 from p2p_durak.engine.bout import DECK_ORDER
-from p2p_durak.engine.setup import GOVNO, claim_suit, last_dealt_seat, personal_trumps_turned
+from p2p_durak.engine.setup import (
+    GOVNO,
+    JOKER_ROUND,
+    JOKERS,
+    claim_round,
+    claim_suit,
+    last_dealt_seat,
+    personal_trumps_turned,
+)
 from p2p_durak.engine.state import Phase
 from p2p_durak.protocol import codec
 from p2p_durak.protocol.errors import ProtocolError
@@ -256,6 +264,10 @@ class _Claim:
     card: int  # -1: "no trump"
     slots: tuple[int, ...]  # the claimant's hand at the time
     trump: int
+    # щелковский's tie-break rounds: the cards this seat showed before (a next trump must be
+    # the lowest of the others), or a joker round
+    shown_before: tuple[int, ...] = ()
+    jokers: bool = False
 
 
 @dataclass
@@ -749,7 +761,13 @@ class TableMachine:
             return []
         if isinstance(ev, E.Claimed):
             hand = tuple(self.hand_slots[ev.seat])
-            self.claims.append(_Claim(ev.seat, ev.card, hand, claim_suit(before, ev.seat)))
+            shown: tuple[int, ...] = ()
+            jokers = False
+            if len(before.claims) >= before.game.n_players:
+                round_ = claim_round(before)
+                shown, jokers = round_.shown.get(ev.seat, ()), round_.round == JOKER_ROUND
+            self.claims.append(_Claim(ev.seat, ev.card, hand, claim_suit(before, ev.seat),
+                                      shown, jokers))
             return []
         return []
 
@@ -841,7 +859,10 @@ class TableMachine:
         any_card = game.rules.first_attacker_first_game == "lowest_card"
         for claim in self.claims:
             held = [self._opened_before_shuffle.get(s, cards[s]) for s in claim.slots]
+            held = [c for c in held if c not in claim.shown_before]
             trump_cards = game.trump_mask(claim.trump)
+            if claim.jokers:
+                trump_cards = sum(1 << c for c in held if game.deck.faces[c].kind in JOKERS)
             trumps = sorted((game.rank[c], c) for c in held
                             if any_card or (trump_cards >> c) & 1)
             if claim.card < 0 and trumps:

@@ -52,4 +52,6 @@ def neighbours(state: State, seat: int) -> tuple[int, int]:
 
 
 def claimant(state: State) -> int:
+    if len(state.claims) >= state.game.n_players and state.actors:
+        return state.actors[0]  # щелковский's tie-break rounds (setup.claim_round)
     return (state.game.dealer + 1 + len(state.claims)) % state.game.n_players

@@ -4,7 +4,7 @@ next game of a series."""
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Final
+from typing import Final, NamedTuple
 
 from p2p_durak.engine import actions as A
 from p2p_durak.engine import events as E
@@ -39,7 +39,7 @@ from p2p_durak.engine.tables import NO_LIMIT
 _SUIT_BY_NAME = {"spades": 0, "clubs": 1, "diamonds": 2, "hearts": 3}
 # the trump rules that turn a card after the deal: the top of the stock, or the last dealt
 # card when no stock is left
-_JOKERS = (Kind.JOKER_RED, Kind.JOKER_BLACK)
+JOKERS = (Kind.JOKER_RED, Kind.JOKER_BLACK)
 _TURNED = frozenset({"turned_under_stock", "last_dealt_card", "shown_then_set_aside",
                      "per_player_turned"})
 
@@ -64,7 +64,11 @@ def evolve(state: State, *, phase: int | None = None, hands: tuple[int, ...] | N
     if phase == LEAD:
         actors = game.tables.solo[attacker]
     elif phase == CLAIM:
-        actors = game.tables.solo[(game.dealer + 1 + len(claims)) % game.n_players]
+        if len(claims) < game.n_players:
+            actors = game.tables.solo[(game.dealer + 1 + len(claims)) % game.n_players]
+        else:  # щелковский's tie-break rounds
+            round_ = claim_round(state._replace(claims=claims))
+            actors = game.tables.solo[round_.seats[round_.done]]
     elif phase == OVER:
         actors = ()
     elif phase == NAME_TRUMP:
@@ -146,8 +150,70 @@ def claim_pool(state: State, hand: int, seat: int) -> int:
     return hand & game.trump_mask(claim_suit(state, seat))
 
 
+class ClaimRound(NamedTuple):
+    """Where the claims stand (щелковский's tie-break replays them): the seats of the current
+    round in claim order, how many of them have claimed, the round (0: the lowest trumps; 1..:
+    the next trumps of the tied seats; JOKER_ROUND: who holds a joker) and each seat's cards
+    shown so far."""
+
+    seats: tuple[int, ...]
+    done: int
+    round: int
+    shown: dict[int, tuple[int, ...]]
+
+
+JOKER_ROUND: Final = 1 << 10
+
+
+def claim_round(state: State) -> ClaimRound:
+    """Replay the claims: the first round is every seat from the dealer's left; with
+    `next_trumps_then_joker_then_lot`, the seats tied on the lowest rank show their next trump
+    (those who show none drop out), and when none of them shows one, who holds a joker."""
+    game = state.game
+    n = game.n_players
+    seats = tuple((game.dealer + 1 + i) % n for i in range(n))
+    shown: dict[int, tuple[int, ...]] = {}
+    claims = state.claims
+    start, number = 0, 0
+    while len(claims) - start >= len(seats):
+        outcome = round_outcome(game, seats, claims[start:start + len(seats)], number)
+        for seat, card in zip(seats, claims[start:start + len(seats)], strict=True):
+            if card >= 0:
+                shown[seat] = shown.get(seat, ()) + (card,)
+        start += len(seats)
+        if not isinstance(outcome, tuple):  # only a pending round is replayed further
+            break
+        seats, number = outcome
+    return ClaimRound(seats, len(claims) - start, number, shown)
+
+
+def round_outcome(game: Game, seats: tuple[int, ...], cards: tuple[int, ...],
+                  number: int) -> tuple[tuple[int, ...], int] | int | None:
+    """A finished claim round: the next round (its seats and number), the first attacker, or
+    None for a lot among `seats`... (see `claims_done`)."""
+    tiebreak = game.rules.first_attacker_tiebreak == "next_trumps_then_joker_then_lot"
+    shown = [(game.rank[c], s) for s, c in zip(seats, cards, strict=True) if c >= 0]
+    if number == JOKER_ROUND:
+        holders = [s for _, s in shown]
+        return holders[0] if len(holders) == 1 else None
+    if not shown:
+        if number and tiebreak:
+            return seats, JOKER_ROUND
+        return None
+    low = min(rank for rank, _ in shown)
+    tied = tuple(s for rank, s in shown if rank == low)
+    if len(tied) == 1:
+        return tied[0]
+    if tiebreak:
+        return tied, number + 1
+    return None
+
+
 def claims_for(state: State, seat: int) -> list[Action]:
     game = state.game
+    if game.rules.first_attacker_tiebreak == "next_trumps_then_joker_then_lot" and \
+            len(state.claims) >= game.n_players:
+        return tiebreak_claims_for(state, seat)
     trumps = claim_pool(state, state.hands[seat], seat)
     if state.hidden[seat] == 0:
         if not trumps:
@@ -159,6 +225,33 @@ def claims_for(state: State, seat: int) -> list[Action]:
     none = [] if game.rules.first_attacker_first_game == "lowest_card" \
         else [A.Action(A.NO_TRUMP, seat)]
     return none + [A.Action(A.CLAIM, seat, (c,)) for c in bits(trumps)]
+
+
+def tiebreak_pool(state: State, seat: int, round_: ClaimRound) -> int:
+    """щелковский: the cards `seat` chooses among in a tie-break round: his trumps not shown
+    yet, or (the last round) his jokers."""
+    game = state.game
+    hand = state.hands[seat]
+    if round_.round == JOKER_ROUND:
+        return sum(1 << c for c in bits(hand) if game.deck.faces[c].kind in JOKERS)
+    pool = claim_pool(state, hand, seat)
+    for card in round_.shown.get(seat, ()):
+        pool &= ~(1 << card)
+    return pool
+
+
+def tiebreak_claims_for(state: State, seat: int) -> list[Action]:
+    """щелковский: «если у обоих игроков 2 одинаковых козыря (игра в 2 колоды), то
+    сравниваются следующие козыри, при их отсутствии, преимущество получает тот игрок, у
+    которого джокер»: a tied seat shows his next trump (or says he has none), then his joker."""
+    round_ = claim_round(state)
+    pool = tiebreak_pool(state, seat, round_)
+    if state.hidden[seat] == 0:
+        if not pool:
+            return [A.Action(A.NO_TRUMP, seat)]
+        lowest = min(bits(pool), key=lambda c: (state.game.rank[c], c))
+        return [A.Action(A.CLAIM, seat, (lowest,))]
+    return [A.Action(A.NO_TRUMP, seat)] + [A.Action(A.CLAIM, seat, (c,)) for c in bits(pool)]
 
 
 def chance_outcomes(state: State) -> list[Action]:
@@ -261,7 +354,7 @@ def on_reveal(state: State, action: Action, ev: EventSink) -> State:
                       trump=suit if suit >= 0 else state.trump)
     if game.suit[card] == NO_SUIT and state.phase == REVEAL_TRUMP:
         special = game.rules.trump_indicator_special
-        if special == "colour_pair" and game.deck.faces[card].kind in _JOKERS:
+        if special == "colour_pair" and game.deck.faces[card].kind in JOKERS:
             # «при черном джокере козырными являются все карты пиковой и трефовой масти»
             suit = BLACK_PAIR if game.deck.faces[card].kind is Kind.JOKER_BLACK else RED_PAIR
         elif special == "reinsert_middle" and len(state.stock) > 1:
@@ -368,17 +461,28 @@ def on_claim(state: State, action: Action, ev: EventSink) -> State:
         raise IllegalAction(Reason.NOT_YOUR_TURN)
     game = state.game
     hands, hidden = state.hands, state.hidden
+    tiebreak = len(state.claims) >= game.n_players
+    round_ = claim_round(state) if tiebreak else None
     if action.kind == A.CLAIM:
         if len(action.cards) != 1:
             raise IllegalAction(Reason.BAD_ACTION)
         card = action.cards[0]
         check_card(state, seat, card)
-        if not (claim_pool(state, 1 << card, seat)):
+        if round_ is not None:
+            jokers = round_.round == JOKER_ROUND
+            pool = tiebreak_pool(state, seat, round_)
+            fits = game.deck.faces[card].kind in JOKERS if jokers \
+                else bool(claim_pool(state, 1 << card, seat))
+            if not fits or card in round_.shown.get(seat, ()):
+                raise IllegalAction(Reason.WRONG_CLAIM, "not a joker" if jokers
+                                    else "not a trump shown for the first time")
+        elif not (claim_pool(state, 1 << card, seat)):
             raise IllegalAction(Reason.WRONG_CLAIM, "not a trump")
+        else:
+            pool = claim_pool(state, hands[seat], seat)
         if hidden[seat] == 0:
-            lowest = min(bits(claim_pool(state, hands[seat], seat)),
-                         key=lambda c: (game.rank[c], c))
-            if lowest != card:
+            if not (pool >> card) & 1 or min(game.rank[c] for c in bits(pool)) \
+                    != game.rank[card]:
                 raise IllegalAction(Reason.WRONG_CLAIM)
         elif not (hands[seat] >> card) & 1:  # shown: this view learns the card
             hands = hands[:seat] + (hands[seat] | (1 << card),) + hands[seat + 1:]
@@ -387,25 +491,53 @@ def on_claim(state: State, action: Action, ev: EventSink) -> State:
         card = UNKNOWN
         if game.rules.first_attacker_first_game == "lowest_card":
             raise IllegalAction(Reason.WRONG_CLAIM, "every player shows his lowest card")
-        if hidden[seat] == 0 and claim_pool(state, hands[seat], seat):
-            raise IllegalAction(Reason.WRONG_CLAIM, "the player holds a trump")
+        pool = claim_pool(state, hands[seat], seat) if round_ is None \
+            else tiebreak_pool(state, seat, round_)
+        if hidden[seat] == 0 and pool:
+            raise IllegalAction(Reason.WRONG_CLAIM, "the player holds a joker"
+                                if round_ is not None and round_.round == JOKER_ROUND
+                                else "the player holds a trump")
     if ev is not None:
         ev.append(E.Claimed(seat, card))
     claims = state.claims + (card,)
     state = evolve(state, hands=hands, hidden=hidden, claims=claims)
-    if len(claims) < game.n_players:
+    return claims_done(state, ev)
+
+
+def claims_done(state: State, ev: EventSink) -> State:
+    """After a claim: the next claimant, or the first attacker, or a lot."""
+    game = state.game
+    n = game.n_players
+    claims = state.claims
+    if len(claims) < n:
         return state
-    shown = [(game.rank[c], (game.dealer + 1 + i) % game.n_players)
-             for i, c in enumerate(claims) if c >= 0]
-    if not shown:
-        if game.rules.first_attacker_fallback == "lowest_card":
-            raise IllegalAction(Reason.BAD_ACTION, "lowest_card fallback is pending")
-        return evolve(state, phase=LOT, lot_among=tuple(range(game.n_players)))
+    if len(claims) == n:
+        seats = tuple((game.dealer + 1 + i) % n for i in range(n))
+        round_ = ClaimRound(seats, n, 0, {})
+        rest = claims
+    else:
+        round_ = claim_round(state._replace(claims=claims[:-1]))
+        if round_.done + 1 < len(round_.seats):
+            return state
+        rest = claims[len(claims) - len(round_.seats):]
+    outcome = round_outcome(game, round_.seats, rest, round_.round)
+    if isinstance(outcome, tuple):
+        return state  # evolve worked out the next round's first claimant
+    if isinstance(outcome, int):
+        return first_attacker_chosen(state, outcome, False, ev)
+    if not any(c >= 0 for c in rest) and round_.round == 0 \
+            and game.rules.first_attacker_fallback == "lowest_card":
+        raise IllegalAction(Reason.BAD_ACTION, "lowest_card fallback is pending")
+    return evolve(state, phase=LOT, lot_among=tuple(sorted(round_.seats if round_.round
+                                                            or not any(c >= 0 for c in rest)
+                                                            else _lowest(game, round_.seats,
+                                                                         rest))))
+
+
+def _lowest(game: Game, seats: tuple[int, ...], cards: tuple[int, ...]) -> tuple[int, ...]:
+    shown = [(game.rank[c], s) for s, c in zip(seats, cards, strict=True) if c >= 0]
     low = min(rank for rank, _ in shown)
-    tied = tuple(sorted(seat for rank, seat in shown if rank == low))
-    if len(tied) > 1:
-        return evolve(state, phase=LOT, lot_among=tied)
-    return first_attacker_chosen(state, tied[0], False, ev)
+    return tuple(s for rank, s in shown if rank == low)
 
 
 def on_name_trump(state: State, action: Action, ev: EventSink) -> State:

@@ -28,6 +28,7 @@ import test_variants_s_dvumya_jokerami
 import test_variants_s_jokerom
 import test_variants_s_par
 import test_variants_scored
+import test_variants_shchelkovsky
 import test_variants_shchelkovsky_parts
 import test_variants_treshka
 import test_variants_zanudny
@@ -42,6 +43,7 @@ MODULES += (test_variants_s_jokerom, test_variants_s_dvumya_jokerami, test_varia
             test_variants_bolshoy, test_variants_zanudny, test_variants_treshka,
             test_variants_s_par, test_variants_shchelkovsky_parts)
 MODULES += (test_variants_scored, test_variants_korol_govno, test_variants_krugovoy)
+MODULES += (test_variants_shchelkovsky,)
 CITED = [quote for module in MODULES for quote in citations._cited(module)]
 
 
