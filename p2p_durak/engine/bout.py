@@ -71,10 +71,11 @@ def holding_of(hands: tuple[int, ...], hidden: tuple[int, ...]) -> int:
 
 def bout_actors_of(t: GameTables, holding: int, defender_size: int, n_table: int,
                    uncovered: int, attacker: int, defender: int, taking: bool, passed: int,
-                   out: int, bout: int) -> tuple[int, ...]:
+                   out: int, bout: int, self_throw: int = 0) -> tuple[int, ...]:
     """The defender (while a card is uncovered and he has not said «беру») and then every
     eligible thrower who has not passed, clockwise from the lead attacker. `holding`: the
-    seats holding cards."""
+    seats holding cards; `self_throw` (щелковский): non-zero when the defender received a
+    проездной and may throw in to himself."""
     defends = not taking and uncovered > 0
     if not t.throw_in:
         return t.solo[defender] if defends else _NO_ACTORS
@@ -88,7 +89,7 @@ def bout_actors_of(t: GameTables, holding: int, defender_size: int, n_table: int
             t.cap and uncovered >= defender_size):
         return t.solo[defender] if defends else _NO_ACTORS
     candidates = holding & ~(out | passed | (1 << defender))
-    if (t.self_throw and not uncovered and not taking and defender_size > 1
+    if ((t.self_throw or self_throw) and not uncovered and not taking and defender_size > 1
             and not (passed >> defender) & 1):
         # американский: everything is beaten, so the defender may throw in to himself (he
         # keeps a card to beat it with); he takes his turn in the clockwise cycle
@@ -129,8 +130,15 @@ def bout_actors(state: State) -> tuple[int, ...]:
     defender = state.defender
     return bout_actors_of(state.game.tables, holding_of(state.hands, state.hidden),
                           state.hands[defender].bit_count() + state.hidden[defender],
-                          len(state.table), state.covers.count(UNKNOWN), state.attacker,
-                          defender, state.taking, state.passed, state.out, state.bout)
+                          thrown_count(state.game.tables, state.table, state.shown),
+                          state.covers.count(UNKNOWN), state.attacker,
+                          defender, state.taking, state.passed, state.out, state.bout,
+                          state.shown & state.game.tables.proezd_self)
+
+
+def thrown_count(t: GameTables, table: Sequence[int], shown: int) -> int:
+    """The attack cards the bout limit counts: all, or (щелковский) the thrown-in ones."""
+    return len(table) - (shown >> t.base_shift) if t.thrown_only else len(table)
 
 
 def bout_limit(state: State) -> int | None:
@@ -141,7 +149,8 @@ def bout_limit(state: State) -> int | None:
 
 def lead_cap(t: GameTables, bout: int, defender_size: int) -> int:
     """How many cards a lead may have: the bout limit, the defender's hand, the lead rule."""
-    cap = min(t.first_limit if bout == 0 else t.later_limit, t.lead_cap)
+    limit = NO_LIMIT if t.thrown_only else t.first_limit if bout == 0 else t.later_limit
+    cap = min(limit, t.lead_cap)
     if t.cap and defender_size < cap:
         cap = defender_size
     return 64 if cap == NO_LIMIT else cap
@@ -270,7 +279,7 @@ def defender_options(t: GameTables, seat: int, hand: int, trump: int, table: Seq
                                        else Action(BEAT, seat, (card,), index))
     # before_first_cover: nothing covered yet, so every attack card shares the lead's rank;
     # any_unbeaten_same_rank: the unbeaten cards must share one rank
-    if t.transfer_on and (not covered or t.transfer_any):
+    if t.transfer_on and (not covered or t.transfer_any) and not shown & t.proezd:
         rank_card = table[0] if not covered else unbeaten_rank_card(t, table, covers)
         same = hand & t.same_rank[rank_card] if rank_card >= 0 else 0
         if same:
@@ -285,8 +294,11 @@ def defender_options(t: GameTables, seat: int, hand: int, trump: int, table: Seq
                     options.append(row[low.bit_length() - 1])
                     rest ^= low
             showable = same & t.trumps[trump + 1] & ~shown
-            if t.show_forward and showable and can_transfer(t, seat, target, len(table),
-                                                            unbeaten, False, bout, size):
+            if showable and t.show_backward:
+                target = next_active_of(t.n_players, out, seat, -1)
+                size = hands[target].bit_count() + hidden[target]
+            if showable and (t.show_forward or t.show_backward) and can_transfer(
+                    t, seat, target, len(table), unbeaten, False, bout, size):
                 row = t.show[seat]
                 while showable:
                     low = showable & -showable
@@ -300,6 +312,9 @@ def thrower_actions(state: State, seat: int) -> list[Action]:
     """A thrower's actions, sorted: a card of each rank on the table (погонный: also several
     of one rank at once, as room allows), then pass."""
     t = state.game.tables
+    if seat == state.defender and state.shown & t.proezd_self:
+        # щелковский: after a проездной only its rank, to himself
+        return thrower_options(t, seat, state.hands[seat] & t.same_rank[state.table[0]])
     room = throw_room(t, state.bout, len(state.table), state.covers.count(UNKNOWN),
                       state.hand_size(state.defender)) if t.multi_throw else 1
     return thrower_options(t, seat, state.hands[seat] & state.table_ranks, room)
@@ -352,8 +367,8 @@ def transfer_rank_card(state: State) -> int:
     before_first_cover the lead (nothing covered yet); any_unbeaten_same_rank any unbeaten
     card, when all the unbeaten cards share its rank."""
     t = state.game.tables
-    if not t.transfer_on or state.taking:
-        return -1
+    if not t.transfer_on or state.taking or state.shown & t.proezd:
+        return -1  # (щелковский: the recipient of a проездной must defend)
     if UNKNOWN not in state.covers:
         return -1
     if all(c == UNKNOWN for c in state.covers):
@@ -383,7 +398,7 @@ def can_transfer(t: GameTables, defender: int, target: int, n_table: int, unbeat
     if adds:
         n_table += 1
         unbeaten += 1
-        if n_table > (t.first_limit if bout == 0 else t.later_limit):
+        if n_table > (t.first_limit if bout == 0 else t.later_limit) and not t.thrown_only:
             return False
     return not t.transfer_capacity or target_size >= unbeaten
 
@@ -490,7 +505,9 @@ def on_throw(state: State, action: Action, ev: EventSink) -> State:
         return _on_multi_throw(state, seat, cards, ev)
     card = cards[0]
     check_card(state, seat, card)
-    if not (state.table_ranks >> card) & 1:
+    if not (state.table_ranks >> card) & 1 or (
+            seat == state.defender and state.shown & t.proezd
+            and not (t.same_rank[state.table[0]] >> card) & 1):
         raise IllegalAction(Reason.THROW_MUST_BEAT if t.throw_beats
                             else Reason.RANK_NOT_ON_TABLE)
     return do_throw(state, seat, card, ev)
@@ -563,7 +580,7 @@ def on_transfer(state: State, action: Action, ev: EventSink) -> State:
     rank_card = transfer_rank_card(state)
     if rank_card < 0:
         raise IllegalAction(Reason.TRANSFER_NOT_ALLOWED)
-    if showing and not t.show_forward:
+    if showing and not (t.show_forward or t.show_backward):
         raise IllegalAction(Reason.SHOW_NOT_ALLOWED, "transfer by showing is off")
     if len(action.cards) != 1:
         raise IllegalAction(Reason.BAD_ACTION, "a transfer is one card")
@@ -573,7 +590,8 @@ def on_transfer(state: State, action: Action, ev: EventSink) -> State:
         raise IllegalAction(Reason.TRANSFER_NOT_ALLOWED, "the card must be of the attack rank")
     if showing and (not (t.trumps[state.trump + 1] >> card) & 1 or (state.shown >> card) & 1):
         raise IllegalAction(Reason.SHOW_NOT_ALLOWED)
-    target = transfer_target_of(t, state.out, seat)
+    target = next_active_of(t.n_players, state.out, seat, -1) if showing and t.show_backward \
+        else transfer_target_of(t, state.out, seat)
     if not can_transfer(t, seat, target, len(state.table), state.covers.count(UNKNOWN),
                         not showing, state.bout,
                         state.hands[target].bit_count() + state.hidden[target]):
@@ -592,8 +610,10 @@ def do_lead(state: State, seat: int, cards: tuple[int, ...], ev: EventSink) -> S
     n = len(cards)
     if n > 1:
         state = _scored_pairs(state, seat, n)
+    t = state.game.tables
     return _settle(state, BOUT, hands, hidden, cards, (UNKNOWN,) * n, (seat,) * n,
-                   state.defender, state.taking, 0, state.shown,
+                   state.defender, state.taking, 0,
+                   state.shown | (n << t.base_shift) if t.thrown_only else state.shown,
                    lead_throwable(state.game.tables, cards), ev)
 
 
@@ -680,7 +700,8 @@ def do_transfer(state: State, seat: int, card: int, target: int, showing: bool,
             hands = hands[:seat] + (hands[seat] | (1 << card),) + hands[seat + 1:]
             hidden = hidden[:seat] + (hidden[seat] - 1,) + hidden[seat + 1:]
         return _settle(state, state.phase, hands, hidden, state.table, state.covers,
-                       state.table_by, target, state.taking, 0, state.shown | (1 << card),
+                       state.table_by, target, state.taking, 0,
+                       state.shown | (1 << card) | state.game.tables.proezd,
                        state.table_ranks, ev)
     hands, hidden = without(hands, hidden, seat, card)
     t = state.game.tables
@@ -689,7 +710,8 @@ def do_transfer(state: State, seat: int, card: int, target: int, showing: bool,
         state = state._replace(trump=state.seat_trumps[target])
     return _settle(state, state.phase, hands, hidden, state.table + (card,),
                    state.covers + (UNKNOWN,), state.table_by + (seat,), target, state.taking,
-                   0, state.shown, ranks, ev)
+                   0, state.shown + (1 << t.base_shift) if t.thrown_only else state.shown,
+                   ranks, ev)
 
 
 # ---- settling and closing the bout -----------------------------------------------------------
@@ -700,10 +722,12 @@ def _settle(state: State, phase: int, hands: tuple[int, ...], hidden: tuple[int,
             ev: EventSink) -> State:
     """The state after a bout action: the bout goes on while anybody may act in it, and
     closes otherwise."""
-    actors = bout_actors_of(state.game.tables, holding_of(hands, hidden),
-                            hands[defender].bit_count() + hidden[defender], len(table),
+    t = state.game.tables
+    actors = bout_actors_of(t, holding_of(hands, hidden),
+                            hands[defender].bit_count() + hidden[defender],
+                            thrown_count(t, table, shown),
                             covers.count(UNKNOWN), state.attacker, defender, taking, passed,
-                            state.out, state.bout)
+                            state.out, state.bout, shown & state.game.tables.proezd_self)
     if actors:
         s: State = tuple.__new__(State, (
             state.game, phase, hands, hidden, state.stock, state.trump, state.trump_card,

@@ -49,7 +49,7 @@ def random_playout(state: State, seed: int, log: list[Action] | None = None) -> 
         phase = state.phase
         if phase == OVER:
             return state
-        if phase in (LEAD, BOUT):
+        if phase in (LEAD, BOUT) and not state.game.tables.stepwise:
             board = _Board(state)
             x = board.play(x, log)
             state = board.to_state()

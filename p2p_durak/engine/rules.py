@@ -275,7 +275,7 @@ IMPLEMENTED: dict[str, frozenset[Any]] = {
     "throw_in_order": frozenset({"lead_attacker_then_clockwise"}),
     "throw_in_cards_per_action": frozenset({"1", "multi_same_rank"}),
     "throw_in_pass_final": frozenset({False}),
-    "self_throw_in": frozenset({"off", "after_all_beaten"}),
+    "self_throw_in": frozenset({"off", "after_all_beaten", "after_proezdnoy"}),
     "over_limit_policy": frozenset({"hard_cap"}),
     "beat_rule": frozenset({"standard", "same_suit_only"}),
     "lowest_rank_only_by_ace": frozenset({"off", "same_suit_or_trump_ace"}),
@@ -287,7 +287,7 @@ IMPLEMENTED: dict[str, frozenset[Any]] = {
     "transfer_window": frozenset({"before_first_cover", "any_unbeaten_same_rank"}),
     "transfer_cards_per_action": frozenset({"1"}),
     "transfer_target": frozenset({"next_clockwise", "next_active_opponent"}),
-    "transfer_by_showing": frozenset({"off", "forward"}),
+    "transfer_by_showing": frozenset({"off", "forward", "backward_proezdnoy"}),
     "show_once_per_card_per_bout": frozenset({True}),
     "take_rule": frozenset({"all_table"}),
     "refill_rule": frozenset({"up_to_hand_size", "only_when_empty", "progressive", "none"}),
@@ -325,7 +325,8 @@ IMPLEMENTED: dict[str, frozenset[Any]] = {
     "match_end": frozenset({"none"}),
     "post_game_swap": frozenset({"none", "durak_with_govno"}),
     "title_reassign": frozenset({"none", "after_game_1_only"}),
-    "extra": frozenset({()}),
+    # щелковский: the bout limit counts thrown-in cards only (engine/tables.THROWN_IN_ONLY)
+    "extra": frozenset({(), (("bout_limit_counts", "thrown_in_only"),)}),
 }
 
 
@@ -462,6 +463,11 @@ def validate(rules: RuleSet, n_players: int | None = None) -> None:
     if all(titled) and (rules.teams != "none" or rules.series != "series"):
         raise RuleError("series_state", "titles need a series without teams",
                         "звания — это серия партий без команд")
+    if rules.self_throw_in == "after_proezdnoy" and rules.transfer_by_showing \
+            != "backward_proezdnoy":
+        raise RuleError("self_throw_in", "throwing in to oneself after a проездной needs "
+                        "transfer_by_showing: backward_proezdnoy",
+                        "подкидывать себе после проездного можно только с проездным")
     if rules.self_throw_in == "after_all_beaten" and not rules.throw_in:
         raise RuleError("self_throw_in", "throwing in to oneself needs throw-ins",
                         "подкидывать самому себе можно только в подкидном")

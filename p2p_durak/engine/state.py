@@ -258,7 +258,8 @@ class State(NamedTuple):
     defender: int
     taking: bool  # the defender has said «беру»
     passed: int  # seats that passed since the table last changed (bit mask)
-    shown: int  # trumps shown for a transfer this bout (card mask)
+    shown: int  # trumps shown for a transfer this bout (card mask; щелковский: plus the bit
+    # `GameTables.proezd` above the cards, set when the defender received a проездной)
     out: int  # seats out of the game (bit mask)
     finish: tuple[int, ...]  # seats in the order they went out
     discard: int  # card mask of the discard pile (face-up table cards, seen by all)

@@ -26,6 +26,9 @@ from p2p_durak.engine.actions import (
 )
 from p2p_durak.engine.rules import RuleSet
 
+THROWN_IN_ONLY: Final = ("bout_limit_counts", "thrown_in_only")
+"""An `extra` rule item: the bout limit counts the thrown-in cards only (щелковский)."""
+
 NO_LIMIT: Final = 1 << 30
 """A bout limit of `None` (no limit), as an int larger than any table."""
 
@@ -74,6 +77,7 @@ class GameTables:
         "after_beat",
         "after_take",
         "attack_next_opponent",
+        "base_shift",
         "beat",
         "beaters",
         "bout_cap",
@@ -106,6 +110,8 @@ class GameTables:
         "pass_",
         "pogony_max",
         "pogony_sixes",
+        "proezd",
+        "proezd_self",
         "rank",
         "rebound",
         "refill",
@@ -115,8 +121,10 @@ class GameTables:
         "scored_loser",
         "self_throw",
         "show",
+        "show_backward",
         "show_forward",
         "solo",
+        "stepwise",
         "swap_trump",
         "take",
         "team",
@@ -127,6 +135,7 @@ class GameTables:
         "throw_in",
         "throw_suit",
         "throwable",
+        "thrown_only",
         "tie_shared",
         "transfer",
         "transfer_any",
@@ -200,6 +209,21 @@ class GameTables:
         self.transfer_next_opponent: bool = rules.transfer_target == "next_active_opponent"
         self.transfer_capacity: bool = rules.transfer_capacity_check
         self.show_forward: bool = rules.transfer_by_showing == "forward"
+        # щелковский: «показать козырную карту такого же значения (проездной) и карта, с которой
+        # зашли, переходит к предыдущему игроку»; the recipient must defend. `proezd` is the
+        # bit of `State.shown` (above every card's) that marks him; `proezd_self` the same bit
+        # when he may then throw in cards of that rank to himself
+        self.show_backward: bool = rules.transfer_by_showing == "backward_proezdnoy"
+        self.proezd: int = (1 << n_cards) if self.show_backward else 0
+        self.proezd_self: int = self.proezd if rules.self_throw_in == "after_proezdnoy" else 0
+        # the bouts of these rules are played through `step` by random playouts (playout.py
+        # writes out only the common moves)
+        # щелковский: «Максимальное число подкидываемых карт 10»: the bout limit counts only
+        # the thrown-in cards; the lead's and the transfers' cards are counted in `State.shown`
+        # from bit `base_shift` up (above the card bits and the проездной bit)
+        self.thrown_only: bool = THROWN_IN_ONLY in rules.extra
+        self.base_shift: int = n_cards + 1
+        self.stepwise: bool = self.show_backward or self.thrown_only
         # козырной: a beat records its card in `shown` (the bout's last card), and a defended
         # bout swaps it with the trump card under the stock
         self.swap_trump: bool = rules.trump_change == "swap_on_defence"

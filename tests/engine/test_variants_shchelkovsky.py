@@ -73,3 +73,96 @@ def test_without_the_knob_a_tie_goes_to_the_lot_at_once() -> None:
     t.do("deal", "reveal 9♠#1", "1 claim 6♠#1", "0 claim 6♠#0")
     assert t.state.phase == 3
     assert t.state.lot_among == (0, 1)
+
+
+_PROEZD = {**_RULES, "transfer": True, "transfer_by_showing": "backward_proezdnoy",
+           "self_throw_in": "after_proezdnoy", "max_players": 10}
+
+
+def _chain() -> Table:
+    t = Table("s_jokerom", ["7♥#0 10♥#0 J♥#0 Q♥#0 K♥#0 A♥#0",
+                            "7♣#0 7♦#0 8♥#0 K♣#0 8♦#0 9♦#0",
+                            "7♠#0 8♣#0 9♣#0 10♣#0 J♣#0 Q♣#0"], trump="9♠#1",
+              first_attacker=0, **_PROEZD)
+    t.setup()
+    return t
+
+
+def test_a_shown_trump_sends_the_cards_back_to_the_previous_player_who_must_defend() -> None:
+    """000_0a1bcdd496bc6662.txt: «показать козырную карту такого же значения (проездной) и
+    карта, с которой зашли, переходит к предыдущему игроку, то есть назад к игроку против
+    часовой стрелки. Этот игрок, если ему сделали проездного, обязан отбиваться»."""
+    t = _chain()
+    t.do("0 lead 7♥#0", "1 transfer 7♣#0")
+    assert t.state.defender == 2
+    assert "2 show 7♠#0" in t.legal(2)
+    t.do("2 show 7♠#0")
+    assert t.state.defender == 1  # back, counter-clockwise, with both cards
+    assert [text for text, _ in t.table_text()] == ["7♥#0", "7♣#0"]
+    assert not [a for a in t.legal(1) if " transfer " in a or " show " in a]
+    assert "1 take" in t.legal(1)
+    assert t.refuse("1 transfer 7♦#0").reason is Reason.TRANSFER_NOT_ALLOWED
+    shown = t.of(E.Transferred)
+    assert shown == [E.Transferred(2, t.c("7♠#0"), 1, True)]
+
+
+def test_after_a_proezdnoy_the_defender_throws_in_its_rank_to_himself() -> None:
+    """000_0a1bcdd496bc6662.txt: «В случае показа проездного, игрок может сам себе подкидывать
+    карты того же значения, что и проездной, и соответственно отбивать их.»"""
+    t = _chain()
+    t.do("0 lead 7♥#0", "1 transfer 7♣#0", "2 show 7♠#0", "1 beat 8♥#0 on 7♥#0",
+         "1 beat K♣#0 on 7♣#0")
+    assert 1 in t.state.actors
+    assert t.legal(1) == ["1 throw 7♦#0", "1 pass"]  # only the проездной's rank, not 8♦
+    assert t.refuse("1 throw 8♦#0").reason is Reason.RANK_NOT_ON_TABLE
+    t.do("1 throw 7♦#0")
+    assert t.state.defender == 1
+    assert t.legal(1) == ["1 beat 8♦#0 on 7♦#0", "1 beat 9♦#0 on 7♦#0", "1 take"]
+    t.do("1 beat 9♦#0 on 7♦#0")
+    assert "0 throw K♥#0" in t.legal(0)  # the others keep their throw-ins
+
+
+def test_in_the_first_bout_the_previous_player_is_the_attacker_himself() -> None:
+    """The catalogue: «In bout 1 the "previous player" is the attacker himself, so he must beat
+    his own lead (literal; kept)»."""
+    t = Table("s_jokerom", ["7♥#0 10♥#0 J♥#0 Q♥#0 K♥#0 A♥#0",
+                            "7♠#0 7♠#1 8♥#0 K♣#0 8♦#0 9♦#0",
+                            "8♣#0 9♣#0 10♣#0 J♣#0 Q♣#0 K♣#1"], trump="9♠#1",
+              first_attacker=0, **_PROEZD)
+    t.setup()
+    t.do("0 lead 7♥#0")
+    assert [a for a in t.legal(1) if " show " in a] == ["1 show 7♠#0", "1 show 7♠#1"]
+    t.do("1 show 7♠#0")
+    assert t.state.defender == 0
+    assert t.legal(0) == ["0 beat 10♥#0 on 7♥#0", "0 beat J♥#0 on 7♥#0",
+                          "0 beat Q♥#0 on 7♥#0", "0 beat K♥#0 on 7♥#0",
+                          "0 beat A♥#0 on 7♥#0", "0 take"]
+
+
+# (throw-ins before the defender beats, only so that the defender need not beat them all here)
+_CAP = {**_PROEZD, "hand_size": 14, "bout_attack_limit": 10, "first_bout_attack_limit": 10,
+        "throw_in_timing": "until_bout_closed",
+        "extra": (("bout_limit_counts", "thrown_in_only"),)}
+_BIG = ["7♥#0 7♥#1 7♦#0 7♦#1 7♣#0 7♣#1 7♠#0 8♦#0 8♦#1 8♣#0 8♣#1 8♥#1 K♦#0 8♠#0",
+        "8♥#0 2♣#0 2♦#0 3♣#0 3♦#0 4♣#0 4♦#0 5♣#0 5♦#0 6♣#0 6♦#0 2♥#0 3♥#0 4♥#0",
+        "9♥#0 10♥#0 J♥#0 Q♥#0 K♥#0 A♥#0 9♣#0 10♣#0 J♣#0 Q♣#0 K♣#0 A♣#0 9♦#0 10♦#0"]
+_THROWS = ("7♥#1", "7♦#0", "7♦#1", "7♣#0", "7♣#1", "7♠#0", "8♦#0", "8♦#1", "8♣#0", "8♣#1")
+
+
+def test_the_cap_of_ten_counts_only_the_thrown_in_cards() -> None:
+    """000_0a1bcdd496bc6662.txt: «Максимальное число подкидываемых карт 10.» The catalogue's
+    resolution (A): a hard cap of ten thrown-in cards, the lead and transfer cards not
+    counted."""
+    t = Table("s_jokerom", _BIG, trump="9♠#1", first_attacker=0, **_CAP)
+    t.setup()
+    t.do("0 lead 7♥#0", "1 beat 8♥#0 on 7♥#0")
+    t.do(*(f"0 throw {card}" for card in _THROWS))
+    assert len(t.state.table) == 11  # one led, ten thrown in
+    assert 0 not in t.state.actors
+    assert t.refuse("0 throw 8♥#1").reason is Reason.THROW_IN_NOT_ALLOWED
+    every = Table("s_jokerom", _BIG, trump="9♠#1", first_attacker=0,
+                  **{**_CAP, "extra": ()})
+    every.setup()
+    every.do("0 lead 7♥#0", "1 beat 8♥#0 on 7♥#0")
+    every.do(*(f"0 throw {card}" for card in _THROWS[:9]))
+    assert 0 not in every.state.actors  # the plain limit counts the lead too
