@@ -52,10 +52,11 @@ def evolve(state: State, *, phase: int | None = None, hands: tuple[int, ...] | N
            claims: tuple[int, ...] | None = None,
            lot_among: tuple[int, ...] | None = None, discard: int | None = None,
            seat_trumps: tuple[int, ...] | None = None,
-           locked: tuple[tuple[int, ...], ...] | None = None) -> State:
+           locked: tuple[tuple[int, ...], ...] | None = None, shown: int = 0) -> State:
     """`state` with the given fields changed (None: unchanged) and who acts worked out for its
     phase, in one build (NamedTuple's `_replace` is slow). Only for the phases outside a bout,
-    where the table is empty and nobody is taking or has passed."""
+    where the table is empty and nobody is taking or has passed; `shown` there holds only the
+    jokers turned as trump so far (see on_reveal)."""
     game = state.game
     phase = state.phase if phase is None else phase
     attacker = state.attacker if attacker is None else attacker
@@ -82,7 +83,7 @@ def evolve(state: State, *, phase: int | None = None, hands: tuple[int, ...] | N
         state.trump_card if trump_card is None else trump_card,
         state.hidden_trump if hidden_trump is None else hidden_trump,
         state.reveal_card if reveal_card is None else reveal_card,
-        (), (), (), attacker, state.defender if defender is None else defender, False, 0, 0,
+        (), (), (), attacker, state.defender if defender is None else defender, False, 0, shown,
         state.out, state.finish, state.discard if discard is None else discard, state.bout,
         claims, state.lot_among if lot_among is None else lot_among, state.result, actors, 0,
         state.seat_trumps if seat_trumps is None else seat_trumps,
@@ -357,14 +358,20 @@ def on_reveal(state: State, action: Action, ev: EventSink) -> State:
         if special == "colour_pair" and game.deck.faces[card].kind in JOKERS:
             # «при черном джокере козырными являются все карты пиковой и трефовой масти»
             suit = BLACK_PAIR if game.deck.faces[card].kind is Kind.JOKER_BLACK else RED_PAIR
-        elif special == "reinsert_middle" and len(state.stock) > 1:
-            # «он убирается в середину колоды и открывается снова верхняя карта колоды»
-            position = len(state.stock) // 2
+        elif special == "reinsert_middle" and len(state.stock) > 1 and not all(
+                c >= 0 and (state.shown >> c) & 1 for c in state.stock):
+            # «он убирается в середину колоды и открывается снова верхняя карта колоды». A
+            # joker turned a second time goes to the bottom instead: jokers put back into the
+            # middle in turn could come up again for ever (docs/rules.md). `shown` holds the
+            # jokers turned so far (a bout's field, free before the first bout); when every
+            # card left is such a joker the game has no trump, as below.
             rest = state.stock[1:]
+            position = len(rest) if (state.shown >> card) & 1 else len(state.stock) // 2
             stock = rest[:position] + (card,) + rest[position:]
             if ev is not None:
                 ev.append(E.TrumpReinserted(card, position))
-            return evolve(state, stock=stock, reveal_card=stock[0])
+            return evolve(state, stock=stock, reveal_card=stock[0],
+                          shown=state.shown | (1 << card))
         # else a special card shows no suit: the game has no trump (пустышка; a joker that
         # is the only card left to turn)
     if ev is not None:

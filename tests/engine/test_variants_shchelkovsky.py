@@ -6,8 +6,12 @@ from __future__ import annotations
 
 from engine_support import Table
 
-from p2p_durak.engine import Reason
+from p2p_durak.engine import Reason, apply, chance_outcome
 from p2p_durak.engine import events as E
+from p2p_durak.engine.cards import NO_SUIT
+from p2p_durak.engine.rules import RuleSet
+from p2p_durak.engine.setup import make_game, new_game
+from p2p_durak.engine.state import Phase, State
 
 _TIE = "next_trumps_then_joker_then_lot"
 _RULES = {"deck_count": 2, "deck_size": 52, "jokers_per_deck": 2,
@@ -166,3 +170,35 @@ def test_the_cap_of_ten_counts_only_the_thrown_in_cards() -> None:
     every.do("0 lead 7♥#0", "1 beat 8♥#0 on 7♥#0")
     every.do(*(f"0 throw {card}" for card in _THROWS[:9]))
     assert 0 not in every.state.actors  # the plain limit counts the lead too
+
+
+def _turn_until_trump(stock_tail: str) -> tuple[list[E.Event], State]:
+    """Deal two hands of 52 from two decks (so four cards are left) with the given stock, and
+    turn the trump: the events of the turning, and the state after it."""
+    rules = RuleSet(**{**_RULES, "hand_size": 52, "trump_indicator_special": "reinsert_middle"})
+    game = make_game(rules, 2, 0, 0)
+    tail = [game.deck.parse(text) for text in stock_tail.split()]
+    order = [c for c in range(game.n_cards) if c not in tail] + tail
+    state = new_game(game, order)
+    events: list[E.Event] = []
+    for _ in range(40):  # a bound: the turning must end
+        if state.phase != Phase.DEAL and state.phase != Phase.REVEAL_TRUMP:
+            break
+        action = chance_outcome(state)
+        assert action is not None
+        state, new = apply(state, action)
+        events.extend(new)
+    assert state.phase not in (Phase.DEAL, Phase.REVEAL_TRUMP)
+    return events, state
+
+
+def test_jokers_turned_again_go_to_the_bottom_so_the_turning_ends() -> None:
+    """000_0a1bcdd496bc6662.txt: «Если эта карта джокер, то он убирается в середину колоды и
+    открывается снова верхняя карта колоды.» Three jokers in a stock of four came up in turn
+    for ever; a joker turned a second time goes to the bottom (docs/rules.md)."""
+    events, state = _turn_until_trump("J*B#0 J*R#1 J*B#1 9♠#0")
+    moved = [(e.card, e.position) for e in events if isinstance(e, E.TrumpReinserted)]
+    assert [p for _, p in moved] == [2, 2, 2, 3, 3, 3]
+    assert state.trump == state.game.suit[state.game.deck.parse("9♠#0")]
+    _, none = _turn_until_trump("J*R#0 J*B#0 J*R#1 J*B#1")
+    assert none.trump == NO_SUIT  # only jokers, each turned: no trump
