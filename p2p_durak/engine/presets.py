@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from p2p_durak.engine.rules import RuleError, RuleSet, pending_knobs, validate
+from p2p_durak.engine.tables import THROWN_IN_ONLY
 
 APP = "001_c746c7bb87124419.txt"
 COMPENDIUM = "000_0a1bcdd496bc6662.txt"
@@ -439,14 +440,29 @@ _P += [
     _pending_preset("chukotsky", "Дурак чукотский", "Chukchi durak",
                     "The stock is set aside after the trump is shown; no refill.",
                     trump_rule="shown_then_set_aside", refill_rule="none"),
-    _pending_preset("shchelkovsky", "Дурак щелковский", "Shchelkovo durak",
-                    "Two or four decks with jokers, up to ten players, backward transfer.",
-                    deck_count=2, deck_size=52, jokers_per_deck=2, max_players=10,
-                    transfer=True, transfer_by_showing="backward_proezdnoy",
-                    joker_rule="beats_all_but_two", bout_attack_limit=10,
-                    first_bout_attack_limit=None, self_throw_in="after_proezdnoy",
-                    first_attacker_tiebreak="next_trumps_then_joker_then_lot",
-                    players=tuple(range(2, 11))),  # the catalogue's cap (A): hard_cap
+    Preset("shchelkovsky", "Дурак щелковский", "Shchelkovo durak",
+           f"{COMPENDIUM}: «Дурак щелковский»",
+           "Two decks with their four jokers (four decks as an option), 2 to 10 players. A joker "
+           "beats every card but a 2 and falls only to a 2 or another joker. The defender may "
+           "pass the cards on with a card of their rank, or show a trump of their rank "
+           "(«проездной»): then they go back to the previous player, who must defend and may "
+           "throw in that rank to himself. At most ten cards are thrown in a bout (the lead "
+           "and the transfers do not count). Equal lowest trumps: the next trumps decide, then "
+           "who holds a joker.",
+           "Две колоды с четырьмя джокерами (по желанию четыре колоды), от 2 до 10 игроков. "
+           "Джокер бьёт любую карту, кроме двойки, и его бьют только двойка или другой джокер. "
+           "Отбивающийся может перевести карты картой того же достоинства или показать козырь "
+           "того же достоинства («проездной»): тогда карты уходят назад, предыдущему игроку, "
+           "который обязан отбиваться и может подкидывать себе карты этого достоинства. "
+           "Подкинуть за кон можно не больше десяти карт (заход и переводы не в счёт). "
+           "При равных младших козырях решают следующие козыри, затем джокер.",
+           _comp(deck_count=2, deck_size=52, jokers_per_deck=2, max_players=10,
+                 transfer=True, transfer_by_showing="backward_proezdnoy",
+                 joker_rule="beats_all_but_two", bout_attack_limit=10,
+                 first_bout_attack_limit=10, self_throw_in="after_proezdnoy",
+                 first_attacker_tiebreak="next_trumps_then_joker_then_lot",
+                 extra=(THROWN_IN_ONLY,)),  # the catalogue's cap (A): hard_cap
+           players=tuple(range(2, 11))),
 ]
 
 PRESETS: dict[str, Preset] = {p.id: p for p in _P}

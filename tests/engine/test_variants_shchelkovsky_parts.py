@@ -1,5 +1,5 @@
 """The parts of «Дурак щелковский» (shchelkovsky) the engine plays already, on rule sets built
-from the s_jokerom preset; the preset itself is pending (docs/rules.md). Catalogue:
+from the s_jokerom preset (the preset: test_variants_shchelkovsky). Catalogue:
 shared/rules/variants-attack-defend.md, section `shchelkovsky`."""
 
 from __future__ import annotations

@@ -305,5 +305,44 @@ def test_a_titled_game_of_korol_govno_agrees_and_audits_clean(
     assert first.game.titles == titles
     assert first.game.dealer == titles.index(6)
     assert first.trump_card < 0
+
+
+
+@pytest.mark.parametrize(("n", "seed"), [(2, 91), (3, 92), (5, 93)])
+def test_shchelkovsky_over_the_deck_with_proezdnoy_and_self_throw_ins(n: int,
+                                                                       seed: int) -> None:
+    """щелковский: two decks with jokers; the players here show a проездной whenever they may
+    and then throw in to themselves, so the backward transfer and the self throw-in are played
+    over the deck (the shown trump is opened by the deck's proof); every machine agrees and
+    the claims, tie-break rounds included, audit clean."""
+    import random
+
+    machines = _table(n, "shchelkovsky", seed=seed)
+    rng = random.Random(seed)
+    played: list[eng.Action] = []
+    for _ in range(40_000):
+        if machines[0].audit is not None:
+            break
+        due = [(p, msg) for p, m in enumerate(machines) if (msg := m.owed()) is not None]
+        if due:
+            party, payload = rng.choice(due)
+            for m in machines:
+                m.apply(party, payload)
+            continue
+        party = rng.choice(machines[0].waiting_for())
+        legal = machines[party].legal()
+        shows = [a for a in legal if a.kind == eng.Kind.SHOW]
+        state = machines[party].state
+        assert state is not None
+        mine = [a for a in legal if a.kind == eng.Kind.THROW and party == state.defender]
+        action = (shows or mine or [rng.choice(legal)])[0]
+        played.append(action)
+        payload = machines[party].play(action)
+        for m in machines:
+            m.apply(party, payload)
+        assert len({m.state_hash() for m in machines}) == 1
+    states = [m.state for m in machines]
+    assert all(s is not None and s.result is not None for s in states)
+    assert any(a.kind == eng.Kind.SHOW for a in played)
     for m in machines:
         assert m.audit == AuditFinished(())
