@@ -761,13 +761,14 @@ class TableMachine:
             return []
         if isinstance(ev, E.Claimed):
             hand = tuple(self.hand_slots[ev.seat])
-            shown: tuple[int, ...] = ()
+            before_shown: tuple[int, ...] = ()
             jokers = False
             if len(before.claims) >= before.game.n_players:
                 round_ = claim_round(before)
-                shown, jokers = round_.shown.get(ev.seat, ()), round_.round == JOKER_ROUND
+                before_shown = round_.shown.get(ev.seat, ())
+                jokers = round_.round == JOKER_ROUND
             self.claims.append(_Claim(ev.seat, ev.card, hand, claim_suit(before, ev.seat),
-                                      shown, jokers))
+                                      before_shown, jokers))
             return []
         return []
 

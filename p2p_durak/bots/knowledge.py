@@ -28,7 +28,7 @@ import random
 from p2p_durak.bots.features import bits, trump_mask
 from p2p_durak.engine import CHANCE, UNKNOWN, Action, Game, State
 from p2p_durak.engine.actions import CLAIM, NO_TRUMP, REVEAL, TAKE
-from p2p_durak.engine.setup import claim_suit
+from p2p_durak.engine.setup import JOKER_ROUND, JOKERS, claim_round, claim_suit
 from p2p_durak.engine.state import REVEAL_TRUMP, known_cards
 
 SOFT_WEIGHT = 0.5
@@ -71,7 +71,13 @@ class Knowledge:
         if s == self.seat or s == CHANCE:
             return
         trumps = trump_mask(game, claim_suit(before, s))  # двухкозырной: his own suit
-        if action.kind == NO_TRUMP:
+        if action.kind == NO_TRUMP and len(before.claims) >= game.n_players \
+                and claim_round(before).round == JOKER_ROUND:
+            # щелковский's last tie-break round: "no joker"
+            self._narrow(s, HARD, sum(1 << c for c, f in enumerate(game.deck.faces)
+                                      if f.kind in JOKERS))
+        elif action.kind == NO_TRUMP:
+            # (in a tie-break round: no trump beyond those shown, which are known)
             self._narrow(s, HARD, trumps)
         elif action.kind == CLAIM:
             claimed = action.cards[0]

@@ -202,8 +202,11 @@ class GameTables:
         self.lead_mixed: bool = bool(self.lead_exact or self.lead_shapes)
         self.rank: tuple[int, ...] = rank
         # занудный's forced leads can cycle for ever: the bout that ends such a game as a draw
-        self.bout_cap: int = 3 * n_cards if self.lead_highest and not self.lead_first_only \
-            else NO_LIMIT
+        # щелковский: a проездной can be answered by taking back one's own cards, bout after
+        # bout (players who always do so never finish): the same cap
+        self.bout_cap: int = 3 * n_cards if (
+            (self.lead_highest and not self.lead_first_only)
+            or rules.transfer_by_showing == "backward_proezdnoy") else NO_LIMIT
         self.transfer_on: bool = rules.transfer
         self.transfer_any: bool = rules.transfer_window == "any_unbeaten_same_rank"
         self.transfer_next_opponent: bool = rules.transfer_target == "next_active_opponent"

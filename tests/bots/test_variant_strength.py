@@ -13,6 +13,7 @@ from p2p_durak.bots.levels import MediumBot, RandomBot
 VARIANTS = ["kozyrny", "dvukhkozyrny", "nevidimy", "magadansky", "otboyny"]
 VARIANTS += ["s_jokerom", "s_dvumya_jokerami", "pustyshka", "bolshoy", "zanudny", "treshka",
              "s_par", "s_par_pyaterka"]
+VARIANTS += ["shchelkovsky"]
 GAMES = 40
 
 

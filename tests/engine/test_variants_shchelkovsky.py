@@ -202,3 +202,20 @@ def test_jokers_turned_again_go_to_the_bottom_so_the_turning_ends() -> None:
     assert state.trump == state.game.suit[state.game.deck.parse("9♠#0")]
     _, none = _turn_until_trump("J*R#0 J*B#0 J*R#1 J*B#1")
     assert none.trump == NO_SUIT  # only jokers, each turned: no trump
+
+
+def test_taking_back_ones_own_cards_for_ever_ends_in_a_draw() -> None:
+    """The recipient of a проездной may take (the catalogue: «"обязан отбиваться" → the
+    recipient cannot transfer or show, but may still take»); heads-up that is the attacker
+    himself, so two players can hand the same cards back and forth for ever. Like занудный's,
+    the game is a draw after three bouts per card (docs/rules.md)."""
+    t = Table("shchelkovsky", ["7♥#0 8♠#0 10♥#0 J♥#0 Q♥#0 K♥#0",
+                               "8♥#0 7♠#0 10♦#0 J♦#0 Q♦#0 K♦#0"], trump="9♠#1",
+              first_attacker=0)
+    t.setup()
+    cycle = ("0 lead 7♥#0", "1 show 7♠#0", "0 take", "1 lead 8♥#0", "0 show 8♠#0", "1 take")
+    while t.state.result is None:
+        assert t.state.bout < 3 * t.game.n_cards
+        t.do(*cycle[:3] if t.state.attacker == 0 else cycle[3:])
+    assert t.state.result.draw
+    assert t.state.bout == 3 * 108

@@ -20,6 +20,7 @@ VARIANTS += [("s_jokerom", 2), ("s_dvumya_jokerami", 3), ("pustyshka", 2), ("bol
              ("zanudny", 2), ("treshka", 3), ("s_par", 3), ("s_par_pyaterka", 2)]
 VARIANTS += [("amerikansky", 3), ("dorozhny", 3), ("ochkovy", 2), ("figurny", 3),
              ("pogonny", 2), ("app_korol_govno", 3), ("krugovoy", 3)]
+VARIANTS += [("shchelkovsky", 3)]
 
 
 @pytest.mark.parametrize(("preset", "n"), VARIANTS)
