@@ -163,6 +163,9 @@ CATALOGUE: dict[str, tuple[str, str]] = {
     "key.pass_take": ("P pass", "P пас"),
     "key.transfer": ("R transfer", "R перевод"),
     "key.show": ("S show trump", "S показать козырь"),
+    # щелковский: the shown trump sends the cards back to the previous player
+    "key.proezdnoy": ("S проездной: show trump, cards go back",
+                      "S проездной: показать козырь, карты назад"),
     "key.beat": ("B beat selected", "B побить выбранную"),
     "key.claim": ("S show lowest trump", "S показать младший козырь"),
     "key.no_trump": ("P no trump", "P нет козыря"),
@@ -225,6 +228,7 @@ CATALOGUE: dict[str, tuple[str, str]] = {
         "P             pass, done (бито / пас); no trump in the first-move check\n"
         "R             transfer with the chosen card (перевод)\n"
         "S             show a trump: your lowest one, or to transfer by showing\n"
+        "              (щелковский «проездной»: the cards go back to the previous player)\n"
         "N             next game, once this one is over\n"
         "L             switch language   ? help   Q leave   Ctrl-C quit\n"
         "Mouse         click a card to play it, an attack card to choose it",
@@ -237,6 +241,7 @@ CATALOGUE: dict[str, tuple[str, str]] = {
         "P (З)         бито / пас; «нет козыря» при выборе первого хода\n"
         "R (К)         перевести выбранной картой\n"
         "S (Ы)         показать козырь: младший, или для перевода показом\n"
+        "              (щелковский «проездной»: карты уходят назад, предыдущему игроку)\n"
         "N (Т)         следующая партия, когда эта окончена\n"
         "L (Д)         язык   ? помощь   Q (Й) выйти   Ctrl-C выход из игры\n"
         "Мышь          щелчок по карте — ход ею, по карте на столе — выбрать её"),

@@ -384,7 +384,8 @@ def _keys(ui: TableUi, look: Look) -> Line:
         if A.TRANSFER in kinds:
             hints.append(m("key.transfer"))
         if A.SHOW in kinds:
-            hints.append(m("key.show"))
+            backward = ui.state is not None and ui.state.game.tables.show_backward
+            hints.append(m("key.proezdnoy" if backward else "key.show"))
         if A.CLAIM in kinds:
             hints.append(m("key.claim"))
         if A.NO_TRUMP in kinds:

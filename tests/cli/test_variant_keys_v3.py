@@ -201,3 +201,23 @@ async def test_a_korol_govno_series_by_keys_gives_titles() -> None:
                 await ui.press("n")
                 await ui.until(lambda: "Game over" not in ui.screen())
                 assert "King" in ui.screen()
+
+
+def proezdnoy_open(state: State) -> bool:
+    """Seat 0 defends and may show a проездной (щелковский)."""
+    return (state.phase == BOUT and state.defender == 0 and not state.taking
+            and any(a.kind == A.SHOW for a in legal_actions(state, 0)))
+
+
+@pytest.mark.parametrize(("lang", "hint"), [("en", "S проездной: show trump, cards go back"),
+                                            ("ru", "S проездной: показать козырь, карты назад")])
+def test_s_shows_a_proezdnoy_and_the_hint_says_the_cards_go_back(lang: str, hint: str) -> None:
+    state = find_state(proezdnoy_open, preset="shchelkovsky", players=3)
+    ui = TableUi()
+    ui.update(snapshot_of(state, preset="shchelkovsky"))
+    shows = [a for a in ui.snapshot.legal if a.kind == A.SHOW]  # type: ignore[union-attr]
+    ui.cursor_card = shows[0].cards[0]
+    ui.cursor = ui.hand().index(shows[0].cards[0])
+    assert ui.command("show") == shows[0]
+    screen = plain(render_table_screen(ui, Look(lang, False), 120, 30))
+    assert hint in screen
