@@ -40,7 +40,9 @@ L9. Left-out intents: a peer's precheck may know more than another's (a player k
     leave it out. A player's intent that goes stale without being ordered is therefore judged in
     full (`precheck`, then `apply`) against the position it names, while that is the last
     position before the commit: refused there, it is reported rejected on every honest peer;
-    legal there (it lost a race), it is dropped silently.
+    legal there (it lost a race), it is dropped silently. Likewise, before a live intent makes
+    the sequencer a censor (rule L5), it is judged in full: refused, it is reported rejected and
+    dropped, and the sequencer is not blamed.
 """
 
 from __future__ import annotations
@@ -615,11 +617,29 @@ class OrderingLog(Generic[S]):
         before = self._before
         if before is None or intent_fit(before, item) is not Fit.FITS:
             return
-        try:
-            self._machine.precheck(before.state, item.seat, item.intent)
-            self._machine.apply(before.state, item.seat, item.intent)
-        except MachineReject as reject:
+        reject = self._refusal(before, item)
+        if reject is not None:
             out.append(Rejected(item.seat, item.intent_id, reject.code, reject.detail, None))
+
+    def _refusal(self, head: Head[S], item: Item) -> MachineReject | None:
+        """The machine's full verdict (`apply`, not just `precheck`) on `item` after `head`."""
+        try:
+            self._machine.precheck(head.state, item.seat, item.intent)
+            self._machine.apply(head.state, item.seat, item.intent)
+        except MachineReject as reject:
+            return reject
+        return None
+
+    def _refused_in_full(self, pending: _Pending, out: list[Effect[S]]) -> bool:
+        """Rule L9 before a censorship verdict: a live intent that the machine refuses in full
+        was rightly left out by a sequencer that knew more; name its author and drop it."""
+        item = pending.item
+        reject = self._refusal(self._head, item)
+        if reject is None:
+            return False
+        out.append(Rejected(item.seat, item.intent_id, reject.code, reject.detail, None))
+        self._pool.pop(item.digest, None)
+        return True
 
     def _reissue(self, stale: Item, now: int, out: list[Effect[S]]) -> None:
         """Rule L8: our own intent missed its position; try it again at the new one."""
@@ -725,13 +745,15 @@ class OrderingLog(Generic[S]):
         if since is None:
             return
         included = {outcome.item.seat for outcome in step.outcomes}
-        for pending in self._pool.values():
+        for pending in list(self._pool.values()):
             item = pending.item
             if not pending.live or item.seat in included or item.seat == sequencer:
                 continue
             if len(step.data) + len(item.data) + _ITEM_OVERHEAD > MAX_ENTRY_BYTES:
                 continue  # would not have fitted
             if arrived - max(pending.received_ms, since) >= self._cfg.omit_ms:
+                if self._refused_in_full(pending, out):
+                    continue
                 self._halt(
                     DiagnosisKind.CENSORSHIP, sequencer, step.entry.seq,
                     f"entry {step.entry.seq} by seat {sequencer} leaves out intent "
@@ -999,14 +1021,17 @@ class OrderingLog(Generic[S]):
                 self._halt(DiagnosisKind.BOGUS_ACK, seat, self._head.seq + 1,
                            f"seat {seat} acked an entry hash nobody showed in {cfg.censor_ms} ms",
                            (suspect.data,), out)
-        due = self._censor_due()
-        if due is None or now - due < cfg.censor_ms:
-            return
-        sequencer = self._machine.sequencer(self._head.state)
-        late = min(
-            (p for p in self._pool.values() if p.live and p.item.seat != sequencer),
-            key=lambda p: p.received_ms,
-        )
+        while True:
+            due = self._censor_due()
+            if due is None or now - due < cfg.censor_ms:
+                return
+            sequencer = self._machine.sequencer(self._head.state)
+            late = min(
+                (p for p in self._pool.values() if p.live and p.item.seat != sequencer),
+                key=lambda p: p.received_ms,
+            )
+            if not self._refused_in_full(late, out):
+                break
         self._halt(DiagnosisKind.CENSORSHIP, sequencer, self._head.seq + 1,
                    f"seat {sequencer} has not ordered intent {late.item.seat}/"
                    f"{late.item.intent.counter} for {now - due} ms",

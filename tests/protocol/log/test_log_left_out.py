@@ -138,3 +138,50 @@ def test_a_legal_intent_that_lost_the_race_is_not_named() -> None:
     settle(wire, now)
     for seat in range(3):
         assert not any(r.seat == thrower for r in wire.of(seat, Rejected)), wire.of(seat, Rejected)
+
+
+def stolen_throw_held_live(wire: Wire, now: int) -> tuple[int, int, int, int]:
+    """The cheat throws in a card of the sequencer's hand: the sequencer refuses it at once,
+    the blind peer holds it live. Returns (defender, cheat, blind, counter)."""
+    logs = wire.logs
+    defender = engine.sequencer(logs[0].state)
+    cheat, blind = (s for s in range(3) if s != defender)
+    state = logs[defender].state
+    stolen = next(c for c in range(GAME.n_cards) if state.hands[defender] >> c & 1)
+    counter = logs[cheat].counters[cheat] + 1
+    data = seal(cheat, logs[cheat], A.throw(cheat, stolen))
+    wire.queue += [(cheat, defender, data), (cheat, blind, data)]
+    wire.flush(now)
+    assert not named(wire, blind, cheat)
+    return defender, cheat, blind, counter
+
+
+def sighted_sequencer_at_the_first_bout() -> tuple[Wire, int]:
+    wire, _ = logs_at_the_first_bout(sighted=-1)
+    return logs_at_the_first_bout(sighted=engine.sequencer(wire.logs[0].state))
+
+
+def test_a_slow_defender_is_not_called_a_censor_for_leaving_out_an_illegal_intent() -> None:
+    wire, now = sighted_sequencer_at_the_first_bout()
+    defender, cheat, blind, counter = stolen_throw_held_live(wire, now)
+    later = now + TEST_CONFIG.omit_ms + TEST_CONFIG.window_ms  # the defender thinks a while
+    for t in range(now, later, TEST_CONFIG.resend_ms):
+        wire.tick(t)
+        wire.flush(t)
+    state = wire.logs[defender].state
+    wire.submit(defender, engine.legal_actions(state, defender)[0], later)
+    settle(wire, later)
+    assert all(log.halted is None for log in wire.logs), [log.halted for log in wire.logs]
+    assert [r.intent.counter for r in named(wire, blind, cheat)] == [counter]
+
+
+def test_a_sequencer_that_orders_nothing_for_an_illegal_intent_is_not_a_censor() -> None:
+    wire, now = sighted_sequencer_at_the_first_bout()
+    _, cheat, blind, counter = stolen_throw_held_live(wire, now)
+    end = now + 2 * TEST_CONFIG.censor_ms
+    for t in range(now, end, TEST_CONFIG.resend_ms):
+        wire.tick(t)
+        wire.flush(t)
+    assert all(log.halted is None for log in wire.logs), [log.halted for log in wire.logs]
+    assert [r.intent.counter for r in named(wire, blind, cheat)] == [counter]
+    assert wire.logs[blind].next_deadline() is None  # nothing left to time out on
