@@ -149,6 +149,13 @@ CATALOGUE: dict[str, tuple[str, str]] = {
                      "Покажите младший козырь (S), чтобы решить, кто ходит первым."),
     "prompt.no_trump": ("You have no trump: say so (P).",
                         "У вас нет козырей: скажите об этом (P)."),
+    "prompt.tie_next_trump": ("Equal lowest trumps: show your next trump (S), or say you have "
+                              "none (P).",
+                              "Младшие козыри равны: покажите следующий козырь (S) или "
+                              "скажите, что его нет (P)."),
+    "prompt.tie_joker": ("No next trumps: show a joker (S), or say you have none (P).",
+                         "Следующих козырей нет: покажите джокера (S) или скажите, что его "
+                         "нет (P)."),
     "prompt.wait": ("", ""),
     "prompt.over": ("N — play again · Q — back to the lobby",
                     "N — ещё партия · Q — в лобби"),

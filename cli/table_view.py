@@ -36,6 +36,7 @@ from p2p_durak.engine import UNKNOWN, State
 from p2p_durak.engine import actions as A
 from p2p_durak.engine.cards import NO_SUIT
 from p2p_durak.engine.presets import PRESETS
+from p2p_durak.engine.setup import JOKER_ROUND, claim_round
 from p2p_durak.engine.state import BOUT, CLAIM, DEAL, LEAD, NAME_TRUMP
 from p2p_durak.node.api import TableSnapshot
 from p2p_durak.protocol.messages import TimeoutPolicy, TurnTimer
@@ -344,6 +345,10 @@ def _prompt(ui: TableUi, look: Look) -> str:
         return ""
     if A.NAME_TRUMP in kinds:
         return m("prompt.name_trump")
+    if kinds & {A.CLAIM, A.NO_TRUMP} and len(state.claims) >= state.game.n_players:
+        # щелковский: the lowest trumps were equal; the next trumps, then the jokers decide
+        jokers = claim_round(state).round == JOKER_ROUND
+        return m("prompt.tie_joker" if jokers else "prompt.tie_next_trump")
     if A.CLAIM in kinds:
         return m("prompt.claim")
     if A.NO_TRUMP in kinds:

@@ -16,7 +16,7 @@ from p2p_durak.cli.table_ui import TableUi
 from p2p_durak.cli.table_view import render_table_screen
 from p2p_durak.engine import UNKNOWN, Action, State, legal_actions
 from p2p_durak.engine import actions as A
-from p2p_durak.engine.state import BOUT
+from p2p_durak.engine.state import BOUT, CLAIM
 from p2p_durak.node.api import TableSnapshot
 
 guest = pytest.mark.trio(run=run_guest)
@@ -221,3 +221,25 @@ def test_s_shows_a_proezdnoy_and_the_hint_says_the_cards_go_back(lang: str, hint
     assert ui.command("show") == shows[0]
     screen = plain(render_table_screen(ui, Look(lang, False), 120, 30))
     assert hint in screen
+
+
+def tie_break_claim_open(state: State) -> bool:
+    """Seat 0 claims in a tie-break round (щелковский: the lowest trumps were equal)."""
+    return (state.phase == CLAIM and len(state.claims) >= state.game.n_players
+            and 0 in state.actors)
+
+
+@pytest.mark.parametrize(("lang", "prompt"), [("en", "Equal lowest trumps"),
+                                              ("ru", "Младшие козыри равны")])
+def test_a_tie_break_round_says_to_show_the_next_trump(lang: str, prompt: str) -> None:
+    state = find_state(tie_break_claim_open, preset="shchelkovsky", players=2,
+                       seeds=range(400))
+    ui = TableUi()
+    ui.update(snapshot_of(state, preset="shchelkovsky"))
+    screen = plain(render_table_screen(ui, Look(lang, False), 120, 30))
+    assert prompt in screen
+    legal = ui.snapshot.legal  # type: ignore[union-attr]
+    if legal[0].kind == A.CLAIM:
+        assert ui.command("show") == legal[0]
+    else:
+        assert ui.command("pass") == legal[0]
