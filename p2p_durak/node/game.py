@@ -62,7 +62,7 @@ SYNC_SECONDS = 1.0
 # signatures and messages). Links are TCP, so a message is lost only with its connection:
 # retransmitting every 250 ms (the log's default) only adds load to a busy table, where every
 # commit takes longer than that.
-LOG_TIMING = LogConfig(resend_ms=1_000, omit_ms=10_000, censor_ms=30_000, gather_ms=1_000)
+LOG_TIMING = LogConfig(resend_ms=1_000, omit_ms=10_000, censor_ms=30_000, gather_ms=200)
 GRACE_SECONDS = 60.0
 TIMEOUT_POLICIES = ("bot", "lose")
 # How link.py and mesh.py word the ordinary end of a connection; any other reason is a peer
