@@ -38,6 +38,8 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+from machine import cpu_model
+
 from p2p_durak import engine
 from p2p_durak.engine import CHANCE, Action, State
 from p2p_durak.engine.presets import get_preset
@@ -204,7 +206,7 @@ def main() -> None:
         "ed25519_sign_us": round(sign * 1e6, 1),
         "ed25519_verify_us": round(verify * 1e6, 1),
         "loadavg": os.getloadavg(),
-        "cpu": _cpu_model(),
+        "cpu": cpu_model(),
         "nproc": os.cpu_count(),
         "python": platform.python_version(),
     }
@@ -216,17 +218,6 @@ def main() -> None:
     print(f"  Ed25519 sign {figures['ed25519_sign_us']} µs, verify {figures['ed25519_verify_us']}"
           f" µs; load average {figures['loadavg']}")
     print(json.dumps(figures))
-
-
-def _cpu_model() -> str:
-    try:
-        with open("/proc/cpuinfo", encoding="utf-8") as info:
-            for line in info:
-                if line.startswith("model name"):
-                    return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return platform.processor()
 
 
 if __name__ == "__main__":
