@@ -26,11 +26,22 @@ import trio
 
 from p2p_durak.node.discovery import ZeroconfDiscovery, open_discovery
 from p2p_durak.node.tableinfo import TableAd, TableSeen
+from p2p_durak.protocol.messages import TimeoutPolicy, TurnTimer
 
 
 def emit(**fields: Any) -> None:
     sys.stdout.write(json.dumps(fields, ensure_ascii=False) + "\n")
     sys.stdout.flush()
+
+
+def table_ad(fields: dict[str, Any]) -> TableAd:
+    """A TableAd from its JSON form (the nested clocks come back as a plain object)."""
+    timer = fields.get("timer")
+    if isinstance(timer, dict):
+        fields = {**fields, "timer": TurnTimer(timer["turn_seconds"],
+                                               TimeoutPolicy(timer["on_timeout"]),
+                                               timer["grace_seconds"])}
+    return TableAd(**fields)
 
 
 async def report_events(discovery: ZeroconfDiscovery) -> None:
@@ -70,9 +81,9 @@ async def run(interface: str) -> None:
                 break
             try:
                 if op == "advertise":
-                    await discovery.advertise(TableAd(**command["table"]))
+                    await discovery.advertise(table_ad(command["table"]))
                 elif op == "update":
-                    await discovery.update(TableAd(**command["table"]))
+                    await discovery.update(table_ad(command["table"]))
                 elif op == "withdraw":
                     await discovery.withdraw(command["table_id"])
                 else:
