@@ -168,7 +168,9 @@ async def test_a_party_that_does_not_come_back_ends_the_game_with_a_verdict(
         records = _journal_records(folder / f"party-{table.party(i)}.journal")
         assert ("verdict", expected) in records
         assert unfinished_games(tmp_path / f"p{i}") == []  # nothing left to rejoin
-    assert killed_at[0] + 60 <= trio.current_time() < killed_at[0] + 70
+    # The grace period runs from when the table began to wait for the party (node/silence.py):
+    # that may be an ack it owed a moment before it died, never more than a second before.
+    assert killed_at[0] + 59 <= trio.current_time() < killed_at[0] + 70
 
 
 async def test_a_party_that_comes_back_within_the_grace_period_plays_on(
