@@ -6,6 +6,7 @@ import random
 from collections.abc import Sequence
 
 from p2p_durak.bots.base import Bot
+from p2p_durak.bots.levels import MediumBot, RandomBot
 from p2p_durak.bots.table import LocalTable, Played
 from p2p_durak.engine import Game, State, make_game, mask_of, new_game, step
 from p2p_durak.engine.actions import deal
@@ -81,3 +82,20 @@ def preset_tables() -> list[tuple[str, int]]:
         if len(sizes) > 1:
             out.append((preset.id, 4 if 4 in sizes else sizes[-1]))
     return out
+
+
+def medium_vs_random(preset_id: str, games: int, seed: int) -> tuple[int, int]:
+    """(medium's wins, decided games) over `games` two-player games of the preset, seats
+    alternating; game `g` is dealt and played from `seed + g`."""
+    wins = decided = 0
+    for g in range(games):
+        game = game_for(preset_id, 2, g)
+        medium_seat = g % 2
+        bots: list[Bot] = [MediumBot(s, random.Random(g * 2 + s)) if s == medium_seat
+                           else RandomBot(s, random.Random(g * 2 + s)) for s in range(2)]
+        result = play(game, bots, seed=seed + g).final.result
+        assert result is not None
+        if not result.draw:
+            decided += 1
+            wins += medium_seat not in result.durak
+    return wins, decided

@@ -6,9 +6,9 @@ from __future__ import annotations
 import random
 
 import pytest
-from bot_support import game_for, play
+from bot_support import game_for, medium_vs_random, play
 
-from p2p_durak.bots.levels import MediumBot, RandomBot, make_bot
+from p2p_durak.bots.levels import MediumBot, make_bot
 from p2p_durak.bots.table import LocalTable
 from p2p_durak.engine import Phase, make_game, next_game, state_hash
 from p2p_durak.engine.actions import NAME_TRUMP
@@ -20,17 +20,7 @@ GAMES = 40
 @pytest.mark.parametrize("preset_id", ["amerikansky", "dorozhny", "ochkovy", "figurny", "pogonny",
                                        "app_korol_govno"])
 def test_medium_beats_random(preset_id: str) -> None:
-    wins = decided = 0
-    for g in range(GAMES):
-        game = game_for(preset_id, 2, g)
-        medium_seat = g % 2
-        bots = [MediumBot(s, random.Random(g * 2 + s)) if s == medium_seat
-                else RandomBot(s, random.Random(g * 2 + s)) for s in range(2)]
-        result = play(game, bots, seed=3000 + g).final.result
-        assert result is not None
-        if not result.draw:
-            decided += 1
-            wins += medium_seat not in result.durak
+    wins, decided = medium_vs_random(preset_id, GAMES, seed=3000)
     assert decided >= GAMES * 3 // 4
     assert wins >= 0.75 * decided
 

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import trio
 
+from p2p_durak.engine import RuleSet
 from p2p_durak.engine.presets import get_preset
 from p2p_durak.node.game import Player
 from p2p_durak.node.lobby import GameStart, TableConfig
@@ -46,14 +47,17 @@ async def seat_everyone(nodes: Sequence[Node], config: TableConfig) -> list[Game
 
 
 async def play_table(home: Path, players: Sequence[Player], preset: str = "app_podkidnoy",
-                     seed: int = 0, network: MemoryNetwork | None = None) -> list[Node]:
-    """A whole game at one table; returns the nodes (their runners hold the outcome)."""
+                     seed: int = 0, network: MemoryNetwork | None = None, *,
+                     rules: RuleSet | None = None, name: str = "test table",
+                     limit: float = GAME_LIMIT_SECONDS) -> list[Node]:
+    """A whole game at one table (the preset's rules unless `rules` are given); returns the
+    nodes (their runners hold the outcome)."""
     network = network or MemoryNetwork()
     nodes = make_nodes(network, home, len(players), seed)
-    config = TableConfig("test table", preset, get_preset(preset).rules, len(players))
+    config = TableConfig(name, preset, rules or get_preset(preset).rules, len(players))
     # A game that stalls fails here in virtual time instead of idling forever (its timers keep
     # the autojump clock running, so only a bound ends it).
-    with trio.fail_after(GAME_LIMIT_SECONDS):
+    with trio.fail_after(limit):
         async with trio.open_nursery() as nursery:
             for node in nodes:
                 await nursery.start(node.serve)

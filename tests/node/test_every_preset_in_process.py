@@ -12,13 +12,11 @@ from pathlib import Path
 import pytest
 import trio
 import trio.testing
-from node_support import make_nodes, seat_everyone
+from node_support import play_table
 
 from p2p_durak.engine import RuleError, RuleSet
 from p2p_durak.engine.presets import Preset, working_presets
 from p2p_durak.engine.rules import validate
-from p2p_durak.node.lobby import TableConfig
-from p2p_durak.node.memnet import MemoryNetwork
 from p2p_durak.node.node import Node
 from p2p_durak.node.players import BotPlayer
 from p2p_durak.protocol.table import AuditFinished
@@ -49,20 +47,9 @@ def _cases() -> list[object]:
 
 
 async def _play(home: Path, preset: Preset, players: int) -> list[Node]:
-    network = MemoryNetwork()
-    nodes = make_nodes(network, home, players, seed=7)
-    config = TableConfig("every preset", preset.id, shortest_rules(preset, players), players)
     bots = [BotPlayer(level="easy", seed=70 + i) for i in range(players)]
-    with trio.fail_after(GAME_BOUND):
-        async with trio.open_nursery() as nursery:
-            for node in nodes:
-                await nursery.start(node.serve)
-            starts = await seat_everyone(nodes, config)
-            async with trio.open_nursery() as games:
-                for node, start, bot in zip(nodes, starts, bots, strict=True):
-                    games.start_soon(node.play, start, bot)
-            nursery.cancel_scope.cancel()
-    return nodes
+    return await play_table(home, bots, preset.id, seed=7, rules=shortest_rules(preset, players),
+                            name="every preset", limit=GAME_BOUND)
 
 
 @pytest.mark.parametrize(("preset", "players"), _cases())
