@@ -3,7 +3,7 @@ and the end-of-game audit finds nothing (modelled on test_table_machine)."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 import pytest
 
@@ -60,12 +60,11 @@ def test_a_base_rules_choice_agrees_and_audits_clean(preset: str, base: str, n: 
         assert m.audit == AuditFinished(())
 
 
-def test_a_false_lowest_card_claim_is_named_by_the_audit() -> None:
-    """beskozyrny: a partial view takes another seat's lowest-card claim on trust; the audit,
-    with every card public, names a claim that was not the claimant's lowest card."""
-    from dataclasses import replace
-
-    machines = _table(2, "beskozyrny", seed=77)
+def _audited_cards(preset_id: str, seed: int) -> tuple[
+        TableMachine, Sequence[int], Callable[[Sequence[int]], AuditFinished]]:
+    """A clean two-seat game's first machine, the cards its end-of-game claims audit saw (every
+    card public) and that audit, to tamper with the record and audit again."""
+    machines = _table(2, preset_id, seed=seed)
     m = machines[0]
     opened: list[Sequence[int]] = []
     check = m._check_claims
@@ -75,9 +74,18 @@ def test_a_false_lowest_card_claim_is_named_by_the_audit() -> None:
         return check(cards)
 
     m._check_claims = recording  # type: ignore[method-assign]
-    _run(machines, seed=77)
+    _run(machines, seed=seed)
     assert m.audit == AuditFinished(())
     (cards,) = opened
+    return m, cards, check
+
+
+def test_a_false_lowest_card_claim_is_named_by_the_audit() -> None:
+    """beskozyrny: a partial view takes another seat's lowest-card claim on trust; the audit,
+    with every card public, names a claim that was not the claimant's lowest card."""
+    from dataclasses import replace
+
+    m, cards, check = _audited_cards("beskozyrny", seed=77)
     game = m.state.game if m.state is not None else None
     assert game is not None
     claim = m.claims[0]
@@ -247,21 +255,9 @@ def test_a_lead_below_the_highest_rank_is_named_by_the_audit() -> None:
     """занудный: another seat's lead is checked by a partial view only against the cards it
     knows of that hand; the audit, with every card public, names a lead that was not of the
     highest rank in the hand."""
-    machines = _table(2, "zanudny", seed=81)
-    m = machines[0]
-    opened: list[Sequence[int]] = []
-    check = m._check_claims
-
-    def recording(cards: Sequence[int]) -> AuditFinished:
-        opened.append(cards)
-        return check(cards)
-
-    m._check_claims = recording  # type: ignore[method-assign]
-    _run(machines, seed=81)
-    assert m.audit == AuditFinished(())
+    m, cards, check = _audited_cards("zanudny", seed=81)
     game = m.state.game if m.state is not None else None
     assert game is not None
-    (cards,) = opened
     index, (seat, _led, slots) = next(
         (i, entry) for i, entry in enumerate(m.lead_checks)
         if len({game.rank[cards[s]] for s in entry[2]}) > 1)
