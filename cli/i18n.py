@@ -13,6 +13,8 @@ import codecs
 import os
 from collections.abc import Mapping
 
+from p2p_durak.node.event_lines import cards_word
+
 LANGS = ("en", "ru")
 
 CATALOGUE: dict[str, tuple[str, str]] = {
@@ -265,42 +267,6 @@ CATALOGUE: dict[str, tuple[str, str]] = {
         "L (Д)         язык   Q (Й) выход"),
 }
 
-EVENTS: dict[str, tuple[str, str]] = {
-    "Dealt": ("{who} dealt", "{who} раздаёт"),
-    "TrumpRevealed": ("Trump: {card}", "Козырь: {card}"),
-    "TrumpSuit": ("Trump suit: {suit}", "Козырная масть: {suit}"),
-    "NoTrump": ("No trumps this game", "Игра без козырей"),
-    "HiddenTrumpRevealed": ("Hidden trump: {card}", "Потайной козырь: {card}"),
-    "PersonalTrump": ("{who}'s own trump: {card}", "Личный козырь {who}: {card}"),
-    "TrumpSwapped": ("New trump: {card} (replaces {old})", "Новый козырь: {card} (вместо {old})"),
-    "TrumpReinserted": ("{card}: into the stock", "{card}: в колоду"),
-    "TrumpPair": ("Trump: {card} = {suit}", "Козырь: {card} = {suit}"),
-    "Claimed": ("{who} shows {card}", "{who} показывает {card}"),
-    "ClaimedNone": ("{who}: no trump", "{who}: нет козыря"),
-    "FirstAttacker": ("{who} leads first", "Первым ходит {who}"),
-    "FirstAttackerLot": ("{who} leads first (by lot)", "Первым ходит {who} (жребий)"),
-    "BoutStarted": ("{who} → {whom}", "{who} → {whom}"),
-    "Led": ("{who}: {cards}", "{who}: {cards}"),
-    "ThrewIn": ("{who} throws {card}", "{who} подкидывает {card}"),
-    "Beat": ("{who}: {card} on {attack}", "{who}: {card} на {attack}"),
-    "Transferred": ("{who} transfers {card} → {whom}", "{who} переводит {card} → {whom}"),
-    "TransferredShown": ("{who} shows {card} → {whom}", "{who} показывает {card} → {whom}"),
-    "TakeDeclared": ("{who}: I take", "{who}: беру"),
-    "Passed": ("{who}: pass", "{who}: пас"),
-    "Discarded": ("Done (бито): {n} {cards}", "Бито: {n} {cards}"),
-    "Took": ("{who} takes {n} {cards}", "{who} берёт {n} {cards}"),
-    "Drew": ("{who} draws {n}", "{who} добирает {n}"),
-    "DrewCards": ("{who} draws {cards}", "{who} добирает {cards}"),
-    "Rebounded": ("{n} {cards} shuffled back into the stock", "{n} {cards} замешаны в колоду"),
-    "Unlocked": ("{who}: {n} locked opened", "{who}: открыто закрытых {n}"),
-    "UnlockedCards": ("{who} unlocks {cards}", "{who} открывает {cards}"),
-    "PlayerOut": ("{who} is out", "{who} выходит"),
-    "HandsRotated": ("Hands pass to the left", "Карты переходят к игроку слева"),
-    "Conceded": ("{who} gives the game up", "{who} сдаётся"),
-    "GameOver": ("Game over", "Партия окончена"),
-    "TrumpNamed": ("{who} names the trump: {suit}", "{who} назначает козырь: {suit}"),
-}
-
 SUIT_NAMES: dict[str, tuple[str, str, str, str]] = {
     "en": ("spades", "clubs", "diamonds", "hearts"),
     "ru": ("пики", "трефы", "бубны", "черви"),
@@ -322,9 +288,6 @@ class Messages:
             return key  # an unknown notice is shown as it came
         return self._format(entry[self._index], fields)
 
-    def event(self, key: str, **fields: object) -> str:
-        return self._format(EVENTS[key][self._index], fields)
-
     def _format(self, text: str, fields: dict[str, object]) -> str:
         if not fields:
             return text
@@ -335,13 +298,7 @@ class Messages:
 
     def cards_word(self, n: int) -> str:
         """"card" with a count: one card, 2 cards; 1 карта, 2 карты, 5 карт, 21 карта."""
-        if self.lang == "en":
-            return "card" if n == 1 else "cards"
-        if n % 10 == 1 and n % 100 != 11:
-            return "карта"
-        if 2 <= n % 10 <= 4 and not 12 <= n % 100 <= 14:
-            return "карты"
-        return "карт"
+        return cards_word(self.lang, n)
 
     def has(self, key: str) -> bool:
         return key in CATALOGUE

@@ -179,7 +179,7 @@ def test_a_node_killed_mid_game_resumes_in_its_namespace_and_the_game_finishes(
     host, joiners = open_table(lab, tmp_path, clock)
     victim = joiners[-1]
     # A few bouts in: well into the game, with cards dealt and moves committed by everyone.
-    wait_for(victim, clock, lambda text: text.count("beaten:") >= 2, "second bout")
+    wait_for(victim, clock, lambda text: text.count("Done (бито):") >= 2, "second bout")
     victim.process.send_signal(signal.SIGKILL)
     assert victim.process.wait(timeout=max(1.0, clock.left())) == -signal.SIGKILL
     assert '"finished"' not in victim.text()

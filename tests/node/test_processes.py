@@ -108,7 +108,7 @@ def test_a_killed_player_rejoins_and_the_game_goes_on(
     _wait_for(tmp_path / "host.out", "table «")
     joiner = _start(["join", f"127.0.0.1:{port}", "--bind", "127.0.0.1", "--home",
                      str(tmp_path / "b"), "--player", "Boris"], tmp_path / "join.out", processes)
-    _wait_for(tmp_path / "join.out", "beaten:", 2)
+    _wait_for(tmp_path / "join.out", "Done (бито):", 2)
     joiner.send_signal(signal.SIGKILL)
     joiner.wait(timeout=DEADLINE)
     resumed = _start(["resume", "--home", str(tmp_path / "b"), "--json"],
