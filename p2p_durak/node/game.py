@@ -22,7 +22,7 @@ import trio
 from p2p_durak import engine as eng
 from p2p_durak.bots.levels import make_bot
 from p2p_durak.engine.actions import concede
-from p2p_durak.node import offload
+from p2p_durak.node import heap, offload
 from p2p_durak.node.bot_feed import BotFeed
 from p2p_durak.node.lobby import GameStart
 from p2p_durak.node.mesh import Connected, Disconnected, Mesh, MeshEvent, Outgoing, Received
@@ -256,6 +256,10 @@ class GameRunner:
         self.log = self._make_log(await offload.run_sync(self._prepare_journal))
         began = trio.current_time()
         self._away = {p: began for p in range(len(self.start.players)) if p != self.party}
+        with heap.frozen_while_playing():
+            await self._run_game(task_status)
+
+    async def _run_game(self, task_status: trio.TaskStatus[None]) -> None:
         async with trio.open_nursery() as nursery:
             self.mesh.deliver_to(self._inputs)
             await nursery.start(self.mesh.run)

@@ -202,6 +202,9 @@ class Journal:
         self._end = end
         self._count = count
         self._lock = threading.Lock()
+        # Held by `sync` while it waits for the disk, and by `close`: appends take only `_lock`,
+        # so a background sync never holds up an append (on a node: a commit on the event loop).
+        self._sync_lock = threading.Lock()
         self._closed = False
         self._failed: BaseException | None = None
         self.recovered_bytes = recovered
@@ -305,13 +308,16 @@ class Journal:
             self._count += 1
 
     def sync(self) -> None:
-        """Make every record written so far durable."""
-        with self._lock:
-            self._check_writable()
+        """Make every record written before the call durable. Appends may go on meanwhile
+        (they are written, and made durable by the next sync)."""
+        with self._sync_lock:
+            with self._lock:
+                self._check_writable()
             try:
-                _sync(self._fd)
+                _sync(self._fd)  # the file stays open: `close` waits for `_sync_lock`
             except OSError as exc:
-                self._failed = exc
+                with self._lock:
+                    self._failed = exc
                 raise JournalError(f"{self._path}: sync failed: {exc}") from exc
 
     def records(self) -> Iterator[bytes]:
@@ -326,7 +332,7 @@ class Journal:
             raise JournalCorrupt(self._path, damage.offset, damage.reason) from None
 
     def close(self) -> None:
-        with self._lock:
+        with self._sync_lock, self._lock:
             if self._closed:
                 return
             self._closed = True

@@ -215,6 +215,72 @@ def test_appends_from_many_threads(tmp_path: Path) -> None:
     assert sorted(records) == sorted(b"%d-%d" % (n, i) for n in range(4) for i in range(20))
 
 
+def test_an_append_does_not_wait_for_a_background_sync(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A node syncs its commits on a worker thread while the event loop appends the next ones:
+    the append must not queue behind the disk. `close` waits for the sync (its file stays open)."""
+    import p2p_durak.node.journal as journal_module
+
+    path = tmp_path / "log"
+    journal = Journal.open(path)
+    journal.append(b"before", sync=False)
+    in_sync, release, release2 = threading.Event(), threading.Event(), threading.Event()
+    real_sync = journal_module._sync
+
+    def slow_sync(fd: int) -> None:
+        in_sync.set()
+        assert release.wait(10)
+        assert release2.wait(10)
+        real_sync(fd)
+
+    monkeypatch.setattr(journal_module, "_sync", slow_sync)
+    syncer = threading.Thread(target=journal.sync)
+    syncer.start()
+    assert in_sync.wait(10)
+    appender = threading.Thread(target=lambda: journal.append(b"during", sync=False))
+    appender.start()
+    appender.join(5)
+    appended = not appender.is_alive()
+    release.set()
+    if not appended:  # let both finish before failing
+        release2.set()
+        appender.join(10)
+    assert appended, "the append waited for the sync"
+    closer = threading.Thread(target=journal.close)
+    closer.start()
+    closer.join(0.05)
+    assert closer.is_alive()  # waits for the sync in flight
+    release2.set()
+    syncer.join(10)
+    closer.join(10)
+    assert not syncer.is_alive()
+    assert not closer.is_alive()
+    monkeypatch.undo()
+    assert reopen(path)[0] == [b"before", b"during"]
+
+
+def test_a_failed_sync_poisons_the_journal(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import p2p_durak.node.journal as journal_module
+
+    path = tmp_path / "log"
+    journal = Journal.open(path)
+    journal.append(b"kept", sync=False)
+
+    def failing_sync(fd: int) -> None:
+        raise OSError(5, "Input/output error")
+
+    monkeypatch.setattr(journal_module, "_sync", failing_sync)
+    with pytest.raises(JournalError, match="sync failed"):
+        journal.sync()
+    monkeypatch.undo()
+    with pytest.raises(JournalError, match="reopen"):
+        journal.append(b"refused")
+    journal.close()
+
+
 # A crash simulation: the bytes of a journal cut at any point, with garbage or zeros after the
 # cut, always reopen as a prefix of what was appended, and keep every record that was complete.
 @settings(
