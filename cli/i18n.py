@@ -126,6 +126,9 @@ CATALOGUE: dict[str, tuple[str, str]] = {
     "prompt.lead_pattern": ("Your lead: mark its cards with Space, then Enter (? lists the leads).",
                             "Ваш ход: отметьте карты Пробелом, затем Enter (? — какие заходы "
                             "можно)."),
+    "prompt.lead_stock": ("Your lead: play a card, or K leads the top stock card unseen.",
+                          "Ваш ход: выберите карту или K — ход верхней картой колоды, не "
+                          "глядя."),
     "prompt.defend": ("Defend: beat the attack cards, or take (T).",
                       "Отбивайтесь: побейте карты или возьмите (T)."),
     "prompt.defend_transfer": ("Defend: beat, transfer (R) or take (T).",
@@ -171,6 +174,7 @@ CATALOGUE: dict[str, tuple[str, str]] = {
     "key.pass": ("P pass", "P бито"),
     "key.pass_take": ("P pass", "P пас"),
     "key.transfer": ("R transfer", "R перевод"),
+    "key.lead_stock": ("K lead from stock", "K ход с колоды"),
     "key.show": ("S show trump", "S показать козырь"),
     # щелковский: the shown trump sends the cards back to the previous player
     "key.proezdnoy": ("S проездной: show trump, cards go back",
@@ -238,6 +242,7 @@ CATALOGUE: dict[str, tuple[str, str]] = {
         "R             transfer with the chosen card (перевод)\n"
         "S             show a trump: your lowest one, or to transfer by showing\n"
         "              (щелковский «проездной»: the cards go back to the previous player)\n"
+        "K             lead the top card of the stock, unseen (армянский)\n"
         "N             next game, once this one is over\n"
         "L             switch language   ? help   Q leave   Ctrl-C quit\n"
         "Mouse         click a card to play it, an attack card to choose it",
@@ -251,6 +256,7 @@ CATALOGUE: dict[str, tuple[str, str]] = {
         "R (К)         перевести выбранной картой\n"
         "S (Ы)         показать козырь: младший, или для перевода показом\n"
         "              (щелковский «проездной»: карты уходят назад, предыдущему игроку)\n"
+        "K (Л)         ход верхней картой колоды, не глядя (армянский)\n"
         "N (Т)         следующая партия, когда эта окончена\n"
         "L (Д)         язык   ? помощь   Q (Й) выйти   Ctrl-C выход из игры\n"
         "Мышь          щелчок по карте — ход ею, по карте на столе — выбрать её"),

@@ -170,6 +170,8 @@ class TableUi:
             return Action(A.BEAT, self.me, (card,), target)
         if name == "take":
             return self._simple(A.TAKE)
+        if name == "lead_stock":  # армянский: lead the top stock card unseen
+            return self._simple(A.LEAD_STOCK)
         if name == "pass":
             state = self.state
             if state is not None and state.phase == CLAIM:

@@ -356,6 +356,8 @@ def _prompt(ui: TableUi, look: Look) -> str:
     if A.LEAD in kinds:
         t = state.game.tables
         # трешка, с пар: leads of several ranks are marked with Space first
+        if A.LEAD_STOCK in kinds:
+            return m("prompt.lead_stock")
         return m("prompt.lead_pattern" if t.lead_exact or t.lead_shapes else "prompt.lead")
     if state.phase == BOUT and ui.me == state.defender:
         return m("prompt.defend_transfer" if kinds & {A.TRANSFER, A.SHOW} else "prompt.defend")
@@ -386,6 +388,8 @@ def _keys(ui: TableUi, look: Look) -> Line:
         if A.PASS in kinds:
             hints.append(m("key.pass_take" if ui.state is not None and ui.state.taking
                            else "key.pass"))
+        if A.LEAD_STOCK in kinds:
+            hints.append(m("key.lead_stock"))
         if A.TRANSFER in kinds:
             hints.append(m("key.transfer"))
         if A.SHOW in kinds:

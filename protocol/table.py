@@ -738,6 +738,10 @@ class TableMachine:
                 self.hand_slots[ev.seat].remove(slot)
                 self.table_slots.append(slot)
             return []
+        if isinstance(ev, E.StockLed):
+            # армянский: the top stock slot, just opened to everyone, is the lead
+            self.table_slots.append(self.stock_slots.pop(0))
+            return []
         if isinstance(ev, E.HandsRotated):
             # круговой: every hand moves on to the next seat; its new owner is shown each card
             # he has not seen yet (the passer keeps what he knew: the catalogue's "inherent")
@@ -829,6 +833,13 @@ class TableMachine:
         if phase == Phase.REVEAL_HIDDEN:
             self._pending_chance = "reveal"
             return self._begin(RevealOp("hidden-trump", (self.hidden_slot,)))
+        if phase == Phase.REVEAL_STOCK:
+            # армянский: a blind lead from the stock; its top slot opens to everyone (every
+            # party's proven tokens), so nobody, the attacker neither, chose or saw it first
+            self._pending_chance = "reveal"
+            self._step_counter += 1
+            return self._begin(RevealOp(f"stock-lead:{self._step_counter}",
+                                        (self.stock_slots[0],)))
         if phase == Phase.LOT:
             self._step_counter += 1
             return self._begin(CoinOp(f"lot:{self._step_counter}"))

@@ -33,9 +33,10 @@ from p2p_durak.engine.actions import (
     TAKE,
     THROW,
     TRANSFER,
+    lead_stock,
     name_trump,
 )
-from p2p_durak.engine.bout import max_lead
+from p2p_durak.engine.bout import max_lead, stock_lead_open
 from p2p_durak.engine.state import BOUT, NAME_TRUMP, OVER
 from p2p_durak.engine.state import LEAD as PHASE_LEAD
 from p2p_durak.engine.tables import COUNTER_POGONY
@@ -83,6 +84,9 @@ def heuristic_action(state: State, seat: int, options: Sequence[Action] | None =
                                              sum(values[c] for c in a.cards)))
     if phase == PHASE_LEAD:
         action = _lead(state, seat, possible, style)
+        if state.game.tables.stock_lead and _blind_lead_better(state, action, possible) \
+                and stock_lead_open(state):
+            action = lead_stock(seat)
     elif phase == BOUT:
         if seat == state.defender and UNKNOWN not in state.covers and not state.taking:
             action = _self_throw(state, seat)  # американский: everything is beaten
@@ -160,6 +164,24 @@ def _lead(state: State, seat: int, possible: Sequence[int] | None, style: Style)
             if score < best_score:
                 best, best_score = cards, score
     return Action(LEAD, seat, tuple(bits(best)))
+
+
+BLIND_LEAD_RANK = 12
+"""армянский: a plain lead from the hand of this rank or higher costs more than a blind one."""
+
+
+def _blind_lead_better(state: State, lead: Action, possible: Sequence[int] | None) -> bool:
+    """армянский: lead the unseen top stock card rather than `lead` (the heuristic's best lead
+    from the hand) when that would spend a trump or a high card: the stock card costs the hand
+    nothing, and an unseen card is a low plain card more often than not. A lead the defender
+    cannot beat (several cards, or what card memory says) is kept."""
+    if len(lead.cards) != 1:
+        return False
+    card = lead.cards[0]
+    game = state.game
+    if possible is not None and not game.beaters(state.trump)[card] & possible[state.defender]:
+        return False
+    return bool(trump_mask(game, state.trump) >> card & 1) or game.rank[card] >= BLIND_LEAD_RANK
 
 
 def _lowest(mask: int, count: int) -> int:

@@ -25,6 +25,7 @@ class Kind(IntEnum):
     SHUFFLE = 12  # chance: отбойный puts a defended bout back into the stock, shuffled
     NAME_TRUMP = 13  # Король-говно: the King names the trump suit (target: the suit)
     CONCEDE = 14  # the seat gives the game up and is the durak (never in `legal_actions`)
+    LEAD_STOCK = 15  # армянский: lead the top stock card unseen (chance then reveals it)
 
 
 # Module-level ints: the engine's hot paths compare these, not enum members.
@@ -43,7 +44,8 @@ PASS: Final = 11
 SHUFFLE: Final = 12
 NAME_TRUMP: Final = 13
 CONCEDE: Final = 14
-N_KINDS: Final = 15
+LEAD_STOCK: Final = 15
+N_KINDS: Final = 16
 
 
 class Action(NamedTuple):
@@ -125,6 +127,11 @@ def pass_(seat: int) -> Action:
 
 def name_trump(seat: int, suit: int) -> Action:
     return Action(NAME_TRUMP, seat, (), suit)
+
+
+def lead_stock(seat: int) -> Action:
+    """армянский: «ход ... с верхней карты колоды» — blind, the card is revealed as it is led."""
+    return Action(LEAD_STOCK, seat)
 
 
 def concede(seat: int) -> Action:

@@ -19,7 +19,7 @@ from collections.abc import Sequence
 from itertools import chain, combinations, product
 
 from p2p_durak.engine import events as E
-from p2p_durak.engine.actions import BEAT, CHANCE, LEAD, SHOW, THROW, Action
+from p2p_durak.engine.actions import BEAT, CHANCE, LEAD, LEAD_STOCK, SHOW, THROW, Action
 from p2p_durak.engine.cards import bits, cards_of
 from p2p_durak.engine.errors import IllegalAction, Reason
 from p2p_durak.engine.events import EventSink
@@ -34,9 +34,11 @@ from p2p_durak.engine.state import (
     OVER,
     RESHUFFLE,
     REVEAL_HIDDEN,
+    REVEAL_STOCK,
     UNKNOWN,
     Result,
     State,
+    known_cards,
 )
 from p2p_durak.engine.state import LEAD as PHASE_LEAD
 from p2p_durak.engine.tables import (
@@ -165,12 +167,27 @@ def max_lead(state: State) -> int:
 # ---- legal actions -------------------------------------------------------------------------
 
 def leads(state: State) -> list[Action]:
-    """The attacker's leads, sorted: one card, or several of one rank up to the cap."""
+    """The attacker's leads, sorted: one card, or several of one rank up to the cap
+    (армянский: then the blind lead of the top stock card, when it may be led)."""
     seat = state.attacker
     t = state.game.tables
     if t.lead_special:
         return special_leads(t, seat, state.hands[seat], max_lead(state), state.bout)
+    if t.stock_lead and stock_lead_open(state):
+        return [*lead_actions(t, seat, state.hands[seat], max_lead(state)),
+                Action(LEAD_STOCK, seat)]
     return lead_actions(t, seat, state.hands[seat], max_lead(state))
+
+
+def stock_lead_open(state: State) -> bool:
+    """армянский: «Первый игрок может сделать первый ход с любой своей карты или с верхней карты
+    колоды. Если в колоде остается одна козырная карта, то ход с нее делать нельзя»: the stock
+    has a face-down top card (not just the turned trump card), and (table option) this is the
+    game's first lead."""
+    stock = state.stock
+    if not stock or (len(stock) == 1 and stock[0] == state.trump_card >= 0):
+        return False
+    return state.bout == 0 or not state.game.tables.stock_lead_first_only
 
 
 def special_leads(t: GameTables, seat: int, hand: int, cap: int, bout: int) -> list[Action]:
@@ -430,6 +447,47 @@ def on_lead(state: State, action: Action, ev: EventSink) -> State:
     if len(cards) > max_lead(state):
         raise IllegalAction(Reason.TOO_MANY_CARDS)
     return do_lead(state, seat, tuple(cards), ev)
+
+
+def on_lead_stock(state: State, action: Action, ev: EventSink) -> State:
+    """армянский: the attacker leads the top stock card unseen; chance reveals it to everyone
+    next (`on_stock_revealed`), and only then is it on the table."""
+    seat = action.seat
+    if seat != state.attacker:
+        raise IllegalAction(Reason.NOT_YOUR_TURN)
+    if not state.game.tables.stock_lead or not stock_lead_open(state):
+        raise IllegalAction(Reason.LEAD_NOT_ALLOWED, "no lead from the stock now")
+    if ev is not None:
+        ev.append(E.StockLeadDeclared(seat))
+    s: State = tuple.__new__(State, (
+        state.game, REVEAL_STOCK, state.hands, state.hidden, state.stock, state.trump,
+        state.trump_card, state.hidden_trump, state.stock[0], (), (), (), seat,
+        state.defender, False, 0, state.shown, state.out, state.finish, state.discard,
+        state.bout, state.claims, state.lot_among, state.result, (CHANCE,), 0,
+        state.seat_trumps, state.locked, state.otboi, state.tally))
+    return s
+
+
+def on_stock_revealed(state: State, action: Action, ev: EventSink) -> State:
+    """армянский: the top stock card, shown to everyone, is the lead: «the led stock card is a
+    normal attack card: its rank enables throw-ins; the stock shrinks by one before the
+    refill» (catalogue). A full state checks it is the card on top; a partial view only that
+    nobody is known to hold it (over the deck the reveal proves it came out of the top slot)."""
+    if len(action.cards) != 1:
+        raise IllegalAction(Reason.BAD_CHANCE, "a reveal shows one card")
+    card = action.cards[0]
+    if not 0 <= card < state.game.n_cards:
+        raise IllegalAction(Reason.BAD_CHANCE, f"no card {card}")
+    top = state.stock[0]
+    if (card != top) if top >= 0 else (known_cards(state) >> card) & 1:
+        raise IllegalAction(Reason.BAD_CHANCE, "that card is not the top of the stock")
+    seat = state.attacker
+    if ev is not None:
+        ev.append(E.StockLed(seat, card))
+    state = state._replace(stock=state.stock[1:], reveal_card=UNKNOWN)
+    return _settle(state, BOUT, state.hands, state.hidden, (card,), (UNKNOWN,), (seat,),
+                   state.defender, False, 0, state.shown,
+                   lead_throwable(state.game.tables, (card,)), ev)
 
 
 def pattern_leads(t: GameTables, seat: int, hand: int, cap: int) -> list[Action]:

@@ -18,8 +18,10 @@ from p2p_durak.engine.bout import (
     leads,
     on_beat,
     on_lead,
+    on_lead_stock,
     on_pass,
     on_reshuffle,
+    on_stock_revealed,
     on_take,
     on_throw,
     on_transfer,
@@ -50,6 +52,7 @@ from p2p_durak.engine.state import (
     OVER,
     RESHUFFLE,
     REVEAL_HIDDEN,
+    REVEAL_STOCK,
     REVEAL_TRUMP,
     UNKNOWN,
     State,
@@ -139,7 +142,7 @@ def step_any(state: State, action: object) -> State:
 _CHANCE_KINDS: Final = (1 << A.DEAL) | (1 << A.REVEAL) | (1 << A.LOT) | (1 << A.SHUFFLE)
 _NO_CARD_KINDS: Final = (1 << A.DEAL) | (1 << A.LOT) | (1 << A.NO_TRUMP) | (1 << A.TAKE) \
     | (1 << A.SHUFFLE) \
-    | (1 << A.PASS) | (1 << A.NAME_TRUMP) | (1 << A.CONCEDE)
+    | (1 << A.PASS) | (1 << A.NAME_TRUMP) | (1 << A.CONCEDE) | (1 << A.LEAD_STOCK)
 # a reveal has a target only as a suit announcement (невидимый), which on_reveal checks
 _TARGET_KINDS: Final = (1 << A.BEAT) | (1 << A.LOT) | (1 << A.REVEAL) | (1 << A.SHUFFLE) \
     | (1 << A.NAME_TRUMP)
@@ -194,6 +197,8 @@ def _apply(state: State, any_action: object, ev: EventSink) -> State:
         raise IllegalAction(Reason.WRONG_PHASE,
                             A.Kind(kind).name if 0 <= kind < A.N_KINDS else "?")
     if phase == LEAD:
+        if kind == A.LEAD_STOCK:
+            return on_lead_stock(state, action, ev)
         if kind != A.LEAD:
             raise IllegalAction(Reason.WRONG_PHASE)
         return on_lead(state, action, ev)
@@ -217,4 +222,6 @@ def _setup_transition(state: State, action: Action, ev: EventSink) -> State:
         return on_reshuffle(state, action, ev)
     if phase == NAME_TRUMP and kind == A.NAME_TRUMP:
         return on_name_trump(state, action, ev)
+    if phase == REVEAL_STOCK and kind == A.REVEAL:
+        return on_stock_revealed(state, action, ev)
     raise IllegalAction(Reason.WRONG_PHASE)

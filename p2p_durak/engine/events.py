@@ -68,6 +68,19 @@ class Led(NamedTuple):
     cards: tuple[int, ...]
 
 
+class StockLeadDeclared(NamedTuple):
+    """армянский: `seat` leads the top stock card unseen; its reveal follows."""
+
+    seat: int
+
+
+class StockLed(NamedTuple):
+    """армянский: the top stock card, revealed to everyone, is `seat`'s lead."""
+
+    seat: int
+    card: int
+
+
 class ThrewIn(NamedTuple):
     seat: int
     card: int
@@ -147,8 +160,8 @@ class GameOver(NamedTuple):
 
 Event = (Dealt | TrumpRevealed | TrumpReinserted | TrumpNamed | HiddenTrumpRevealed
          | TrumpSwapped | PersonalTrump | Claimed | FirstAttacker | BoutStarted | Led | ThrewIn
-         | Beat | Transferred | TakeDeclared | Passed | Discarded | Took | Drew | Unlocked
-         | Rebounded | HandsRotated | PlayerOut | Conceded | GameOver)
+         | StockLeadDeclared | StockLed | Beat | Transferred | TakeDeclared | Passed | Discarded
+         | Took | Drew | Unlocked | Rebounded | HandsRotated | PlayerOut | Conceded | GameOver)
 
 EventSink = list[Event] | None
 """Where transitions append their events; None when the caller (a simulation) wants none."""

@@ -310,8 +310,16 @@ _P += [
     _pending_preset("albansky", "Дурак албанский", "Albanian durak",
                     "Deck pre-sorted, aces on top, before dealing.",
                     deck_presort="rank_desc", shuffle="within_rank"),
-    _pending_preset("armyansky_1", "Дурак армянский", "Armenian durak",
-                    "The attacker may lead the unseen top stock card.", lead_from_stock=True),
+    Preset("armyansky_1", "Дурак армянский", "Armenian durak",
+           f"{COMPENDIUM}: «Дурак армянский – первый вариант»",
+           "Throw-in durak in which the attacker may open every bout with the top card of the "
+           "stock instead of a card from his hand, without looking at it first: it is turned "
+           "face up as it is led and is then a normal attack card. The turned trump card under "
+           "the stock may not be led.",
+           "Подкидной, в котором ходящий может начать любой кон не своей картой, а верхней "
+           "картой колоды, не глядя: её открывают, когда ею ходят, дальше это обычная карта "
+           "хода. Открытым козырем под колодой ходить нельзя.",
+           _comp(lead_from_stock=True)),
     Preset("bolshoy", "Дурак большой", "Big durak", f"{COMPENDIUM}: «Дурак большой»",
            "Two decks shuffled together: every card exists twice (7♥#0 and 7♥#1), and a copy "
            "never beats its twin. Whoever holds 52 cards or more after taking loses at once.",

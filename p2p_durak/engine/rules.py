@@ -264,7 +264,7 @@ IMPLEMENTED: dict[str, frozenset[Any]] = {
                             "patterns:pyaterka"}),
     "lead_restriction": frozenset({"any", "highest_rank_in_hand"}),
     "lead_restriction_scope": frozenset({"every_bout_lead", "first_lead_of_game"}),
-    "lead_from_stock": frozenset({False}),
+    "lead_from_stock": frozenset({False, True}),
     "next_attacker_after_defence": frozenset({"defender"}),
     "next_attacker_after_take": frozenset({"left_of_taker"}),
     "throw_in_match": frozenset({"rank", "rank_or_suit", "beats_last_defence"}),
@@ -326,7 +326,9 @@ IMPLEMENTED: dict[str, frozenset[Any]] = {
     "post_game_swap": frozenset({"none", "durak_with_govno"}),
     "title_reassign": frozenset({"none", "after_game_1_only"}),
     # щелковский: the bout limit counts thrown-in cards only (engine/tables.THROWN_IN_ONLY)
-    "extra": frozenset({(), (("bout_limit_counts", "thrown_in_only"),)}),
+    # армянский's table option: only the first lead of a game from the stock (tables.py)
+    "extra": frozenset({(), (("bout_limit_counts", "thrown_in_only"),),
+                        (("lead_from_stock_scope", "first_lead_of_game"),)}),
 }
 
 
@@ -476,6 +478,22 @@ def validate(rules: RuleSet, n_players: int | None = None) -> None:
                         "comes after each beat", "подкидывают картой, бьющей карту отбоя, "
                         "только после того, как отбились")
     _validate_special_cards(rules)
+    if rules.lead_from_stock and not (
+            rules.trump_rule == "turned_under_stock" and rules.trump_change == "none"
+            and rules.deal_mode == "fixed" and rules.refill_rule == "up_to_hand_size"
+            and rules.discard_rule == "discard" and rules.lead_rule in ("single",
+                                                                        "same_rank_multi")
+            and rules.lead_restriction == "any"):
+        # армянский: the stock is the usual one, the turned trump card under it; the blind
+        # lead is one card that no lead pattern or restriction shapes
+        raise RuleError("lead_from_stock", "a lead from the stock needs the usual stock with "
+                        "the trump card turned under it, and plain leads",
+                        "ход с колоды требует обычной колоды с открытым козырем под ней и "
+                        "обычного хода")
+    if ("lead_from_stock_scope", "first_lead_of_game") in rules.extra \
+            and not rules.lead_from_stock:
+        raise RuleError("lead_from_stock", "the scope of a lead from the stock needs the lead "
+                        "from the stock", "ограничение хода с колоды требует хода с колоды")
     if n_players is not None:
         validate_players(rules, n_players)
 

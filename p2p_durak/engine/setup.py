@@ -28,6 +28,7 @@ from p2p_durak.engine.state import (
     RED_PAIR,
     RESHUFFLE,
     REVEAL_HIDDEN,
+    REVEAL_STOCK,
     REVEAL_TRUMP,
     UNKNOWN,
     Game,
@@ -268,7 +269,7 @@ def chance_outcomes(state: State) -> list[Action]:
             return [A.announce_suit(state.game.suit[state.reveal_card])]
         unknown = state.game.all_cards & ~known_cards(state)
         return [A.announce_suit(s) for s in range(4) if unknown & state.game.suit_mask[s]]
-    if phase in (REVEAL_TRUMP, REVEAL_HIDDEN):
+    if phase in (REVEAL_TRUMP, REVEAL_HIDDEN, REVEAL_STOCK):
         if state.reveal_card >= 0:
             return [A.Action(A.REVEAL, CHANCE, (state.reveal_card,))]
         unknown = state.game.all_cards & ~known_cards(state)

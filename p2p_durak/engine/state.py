@@ -47,6 +47,7 @@ class Phase(IntEnum):
     OVER = 7
     RESHUFFLE = 8  # отбойный: a defended bout waits on the table to be shuffled into the stock
     NAME_TRUMP = 9  # Король-говно: the King names the trump after the deal
+    REVEAL_STOCK = 10  # армянский: a blind lead from the stock waits for its card's reveal
 
 
 DEAL: Final = 0
@@ -59,6 +60,7 @@ REVEAL_HIDDEN: Final = 6
 OVER: Final = 7
 RESHUFFLE: Final = 8
 NAME_TRUMP: Final = 9
+REVEAL_STOCK: Final = 10
 
 
 class Result(NamedTuple):

@@ -28,6 +28,9 @@ from p2p_durak.engine.rules import RuleSet
 
 THROWN_IN_ONLY: Final = ("bout_limit_counts", "thrown_in_only")
 """An `extra` rule item: the bout limit counts the thrown-in cards only (щелковский)."""
+STOCK_LEAD_FIRST_ONLY: Final = ("lead_from_stock_scope", "first_lead_of_game")
+"""An `extra` rule item, армянский's table option: only the game's first lead may come from
+the stock (the recommended reading is every bout's lead)."""
 
 NO_LIMIT: Final = 1 << 30
 """A bout limit of `None` (no limit), as an int larger than any table."""
@@ -125,6 +128,8 @@ class GameTables:
         "show_forward",
         "solo",
         "stepwise",
+        "stock_lead",
+        "stock_lead_first_only",
         "swap_trump",
         "take",
         "team",
@@ -226,7 +231,10 @@ class GameTables:
         # from bit `base_shift` up (above the card bits and the проездной bit)
         self.thrown_only: bool = THROWN_IN_ONLY in rules.extra
         self.base_shift: int = n_cards + 1
-        self.stepwise: bool = self.show_backward or self.thrown_only
+        # армянский: the attacker may lead the top stock card unseen (a chance reveal follows)
+        self.stock_lead: bool = rules.lead_from_stock
+        self.stock_lead_first_only: bool = STOCK_LEAD_FIRST_ONLY in rules.extra
+        self.stepwise: bool = self.show_backward or self.thrown_only or self.stock_lead
         # козырной: a beat records its card in `shown` (the bout's last card), and a defended
         # bout swaps it with the trump card under the stock
         self.swap_trump: bool = rules.trump_change == "swap_on_defence"

@@ -37,6 +37,9 @@ LINES: dict[str, tuple[str, str]] = {
     "BoutStarted": ("{who} → {whom}", "{who} → {whom}"),
     "Led": ("{who}: {cards}", "{who}: {cards}"),
     "ThrewIn": ("{who} throws {card}", "{who} подкидывает {card}"),
+    "StockLeadDeclared": ("{who} leads the top stock card, unseen",
+                          "{who} ходит верхней картой колоды, не глядя"),
+    "StockLed": ("{who}: {card} from the stock", "{who}: {card} с колоды"),
     "Beat": ("{who}: {card} on {attack}", "{who}: {card} на {attack}"),
     "Transferred": ("{who} transfers {card} → {whom}", "{who} переводит {card} → {whom}"),
     "TransferredShown": ("{who} shows {card} → {whom}", "{who} показывает {card} → {whom}"),
@@ -148,6 +151,10 @@ class EventLines:
             return "BoutStarted", {"who": who(event.attacker), "whom": who(event.defender)}
         if isinstance(event, E.Led):
             return "Led", {"who": who(event.seat), "cards": cards(event.cards)}
+        if isinstance(event, E.StockLeadDeclared):
+            return "StockLeadDeclared", {"who": who(event.seat)}
+        if isinstance(event, E.StockLed):
+            return "StockLed", {"who": who(event.seat), "card": card(event.card)}
         if isinstance(event, E.ThrewIn):
             return "ThrewIn", {"who": who(event.seat), "card": card(event.card)}
         if isinstance(event, E.Beat):

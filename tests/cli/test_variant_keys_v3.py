@@ -7,7 +7,7 @@ import pytest
 import trio
 from screen_strategy import choose_key, is_over
 from table_states import find_state, snapshot_of
-from ui_support import Ui, options, running_ui
+from ui_support import options, running_ui
 
 from p2p_durak.cli.canvas import plain
 from p2p_durak.cli.guest import run_guest
@@ -17,7 +17,6 @@ from p2p_durak.cli.table_view import render_table_screen
 from p2p_durak.engine import UNKNOWN, Action, State, legal_actions
 from p2p_durak.engine import actions as A
 from p2p_durak.engine.state import BOUT, CLAIM
-from p2p_durak.node.api import TableSnapshot
 
 guest = pytest.mark.trio(run=run_guest)
 
@@ -42,17 +41,6 @@ def test_a_card_key_throws_in_to_oneself_and_p_passes() -> None:
     assert "P pass" in screen
 
 
-async def _press_and_see(ui: Ui, key: str) -> TableSnapshot:
-    """Press a key and wait for the snapshot it brings."""
-    table = ui.controller.table
-    before = table.snapshot
-    await ui.press(key)
-    await ui.until(lambda: ui.settled() and table.snapshot is not before)
-    after = table.snapshot
-    assert after is not None
-    return after
-
-
 @guest
 async def test_an_american_game_by_keys_throws_in_to_oneself() -> None:
     """A practice game of amerikansky played by the screen's keys; the defender's
@@ -73,7 +61,7 @@ async def test_an_american_game_by_keys_throws_in_to_oneself() -> None:
                 key = choose_key(screen) or "p"
                 if (snap.state.phase == BOUT and snap.state.defender == snap.my_seat
                         and any(a.kind == A.THROW for a in snap.legal)):
-                    after = await _press_and_see(ui, key)
+                    after = await ui.press_and_see(key)
                     assert after.state is not None
                     if after.state.table_by[-1:] == (after.my_seat,) \
                             and after.state.defender == after.my_seat:

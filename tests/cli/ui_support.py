@@ -17,6 +17,7 @@ from p2p_durak.cli.canvas import plain
 from p2p_durak.cli.controller import Controller
 from p2p_durak.cli.guest import IntentSink
 from p2p_durak.cli.i18n import Look
+from p2p_durak.node.api import TableSnapshot
 from p2p_durak.node.tableinfo import DiscoveryEvent
 
 BOT_NAMES = ("Anna", "Boris", "Vera", "Gleb", "Dasha")
@@ -56,6 +57,17 @@ class Ui:
         target = self.controller.intents_handled + len(keys)
         self.pipe.send_text(keys)
         await self.until(lambda: self.controller.intents_handled >= target)
+
+    async def press_and_see(self, key: str) -> TableSnapshot:
+        """Press a key and wait for the snapshot it brings (so that the next choice is not
+        made on the snapshot from before the move)."""
+        table = self.controller.table
+        before = table.snapshot
+        await self.press(key)
+        await self.until(lambda: self.settled() and table.snapshot is not before)
+        after = table.snapshot
+        assert after is not None
+        return after
 
     async def rendered(self) -> None:
         """Wait until the app has drawn the current state (its mouse map is current)."""

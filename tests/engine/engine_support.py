@@ -9,7 +9,7 @@ The action notation is one line per action, used by the scenarios and the golden
 
     deal | reveal 7♦ | announce D | lot 2 | shuffle 5
     0 claim 6♦ | 0 no_trump | 2 name_trump hearts
-    0 lead 6♠ 6♥ | 2 throw 6♦ | 1 beat 7♠ on 6♠ | 1 transfer 6♣ | 1 show 6♦
+    0 lead 6♠ 6♥ | 2 throw 6♦ | 1 beat 7♠ on 6♠ | 1 transfer 6♣ | 1 show 6♦ | 0 lead_stock
     1 take | 2 pass
 """
 
@@ -103,7 +103,7 @@ def deck_order(game: Game, hands: Sequence[str], trump: str | None = None,
 
 _NAMES = {A.LEAD: "lead", A.THROW: "throw", A.BEAT: "beat", A.TRANSFER: "transfer",
           A.SHOW: "show", A.TAKE: "take", A.PASS: "pass", A.CLAIM: "claim",
-          A.NO_TRUMP: "no_trump"}
+          A.NO_TRUMP: "no_trump", A.LEAD_STOCK: "lead_stock"}
 _KINDS = {v: k for k, v in _NAMES.items()}
 _SUITS = ("spades", "clubs", "diamonds", "hearts")
 
