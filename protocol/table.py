@@ -43,6 +43,7 @@ from p2p_durak.engine.setup import (
     claim_suit,
     last_dealt_seat,
     personal_trumps_turned,
+    presort_layout,
 )
 from p2p_durak.engine.state import Phase
 from p2p_durak.protocol import codec
@@ -630,7 +631,14 @@ class TableMachine:
         self.state = eng.new_game(game, None)
         self.hand_slots = {s: [] for s in range(n)}
         out: list[TableEvent] = [Seated(self.seat_of_party, dealer)]
-        return out + self._begin(ShuffleOp("shuffle", tuple(range(self.n_cards))))
+        slots = tuple(range(self.n_cards))
+        if self.rules.deck_presort == "rank_desc":
+            # албанский: the deck laid out by rank, aces on top (public), and every party
+            # shuffles each rank's block only, with a proof per block: the ranks of the deal
+            # are public by design, the suits are not
+            initial, blocks = presort_layout(game)
+            return out + self._begin(ShuffleOp("shuffle", slots, blocks, initial))
+        return out + self._begin(ShuffleOp("shuffle", slots))
 
     def _engine(self, action: eng.Action) -> list[TableEvent]:
         """Apply an engine action, then start whatever deck step the new state needs."""

@@ -307,9 +307,14 @@ def _pending_preset(pid: str, ru: str, en: str, summary: str, *,
 # The rest of the compendium's attack/defend variants, with the knobs that make them
 # different; each reports its pending knobs until the engine plays them (docs/rules.md).
 _P += [
-    _pending_preset("albansky", "Дурак албанский", "Albanian durak",
-                    "Deck pre-sorted, aces on top, before dealing.",
-                    deck_presort="rank_desc", shuffle="within_rank"),
+    Preset("albansky", "Дурак албанский", "Albanian durak", f"{COMPENDIUM}: «Дурак албанский»",
+           "Throw-in durak from a deck laid out by rank, aces on top, and shuffled only within "
+           "each rank: the highest cards are dealt, the lowest stay in the stock. Everyone "
+           "knows the ranks each player was dealt, not the suits.",
+           "Подкидной из колоды, разложенной по достоинству, тузы сверху, и перетасованной "
+           "только внутри каждого достоинства: старшие карты сдаются, младшие остаются в "
+           "колоде. Достоинства сданных карт известны всем, масти — нет.",
+           _comp(deck_presort="rank_desc", shuffle="within_rank")),
     Preset("armyansky_1", "Дурак армянский", "Armenian durak",
            f"{COMPENDIUM}: «Дурак армянский – первый вариант»",
            "Throw-in durak in which the attacker may open every bout with the top card of the "

@@ -236,8 +236,8 @@ IMPLEMENTED: dict[str, frozenset[Any]] = {
     "deal_mode": frozenset({"fixed", "whole_deck"}),
     "deal_remainder": frozenset({"round_robin"}),
     "deal_order": frozenset({"one_at_a_time_clockwise_from_dealer_left"}),
-    "shuffle": frozenset({"full"}),
-    "deck_presort": frozenset({"none"}),
+    "shuffle": frozenset({"full", "within_rank"}),
+    "deck_presort": frozenset({"none", "rank_desc"}),
     "pre_phase": frozenset({"none"}),
     "trump_rule": frozenset({"turned_under_stock", "named_by_king", "last_dealt_card",
                              "shown_then_set_aside", "fixed_suit:spades", "fixed_suit:clubs",
@@ -490,6 +490,14 @@ def validate(rules: RuleSet, n_players: int | None = None) -> None:
                         "the trump card turned under it, and plain leads",
                         "ход с колоды требует обычной колоды с открытым козырем под ней и "
                         "обычного хода")
+    if (rules.shuffle == "within_rank") != (rules.deck_presort == "rank_desc"):
+        # албанский: the deck is laid out by rank and the shuffle keeps each rank together;
+        # a full shuffle erases the order (the literal reading is plain podkidnoy)
+        raise RuleError("shuffle", "a shuffle within ranks goes with a deck sorted by rank",
+                        "тасовка внутри достоинств требует колоды, разложенной по достоинству")
+    if rules.deck_presort == "rank_desc" and (rules.jokers_per_deck or rules.blank_card):
+        raise RuleError("deck_presort", "jokers and the blank have no rank to sort by",
+                        "у джокеров и пустышки нет достоинства для раскладки")
     if ("lead_from_stock_scope", "first_lead_of_game") in rules.extra \
             and not rules.lead_from_stock:
         raise RuleError("lead_from_stock", "the scope of a lead from the stock needs the lead "

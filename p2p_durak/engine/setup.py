@@ -131,10 +131,34 @@ def new_game(game: Game, deck_order: Iterable[int] | None = None) -> State:
         stock = tuple(deck_order)
         if sorted(stock) != list(range(game.n_cards)):
             raise ValueError("the deck order must be a permutation of the deck's card ids")
+        if game.rules.deck_presort == "rank_desc":
+            stock = presorted(game, stock)
     hidden_trump = UNKNOWN if game.rules.trump_change == "hidden_second" else NO_CARD
     tally = (0,) * n if game.tables.counter else ()
     return State(game, DEAL, (0,) * n, (0,) * n, stock, NO_SUIT, NO_CARD, hidden_trump, UNKNOWN,
                  (), (), (), -1, -1, False, 0, 0, 0, (), 0, 0, (), (), None, (CHANCE,), tally=tally)
+
+
+def presorted(game: Game, order: Iterable[int]) -> tuple[int, ...]:
+    """албанский: «Перед игрой карты в колоде раскладываются по убыванию значений ... Тузы
+    являются верхними картами в колоде»; with the shuffle within ranks, a shuffled order keeps
+    its order within each rank (a stable sort), so a uniform shuffle of the whole deck gives a
+    uniform shuffle of each rank block."""
+    rank = game.rank
+    return tuple(sorted(order, key=lambda card: -rank[card]))
+
+
+def presort_layout(game: Game) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """албанский over the deck: the pre-sorted deck (top first, each rank's cards in id order)
+    and the sizes of its rank blocks, for the partitioned first shuffle."""
+    cards = presorted(game, range(game.n_cards))
+    blocks: list[int] = []
+    for index, card in enumerate(cards):
+        if index and game.rank[cards[index - 1]] == game.rank[card]:
+            blocks[-1] += 1
+        else:
+            blocks.append(1)
+    return cards, tuple(blocks)
 
 
 def claim_suit(state: State, seat: int) -> int:

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from p2p_durak.protocol.mental import group as g
 from p2p_durak.protocol.mental.elgamal import CardCodec
 from p2p_durak.protocol.mental.errors import DeckError
-from p2p_durak.protocol.mental.messages import AuditKey, KeyReveal, Message, Shuffle
+from p2p_durak.protocol.mental.messages import AuditKey, BlockShuffle, KeyReveal, Message, Shuffle
 from p2p_durak.protocol.mental.ops import LeaveOp, Op, ShuffleOp
 from p2p_durak.protocol.mental.state import DeckState
 
@@ -60,7 +60,7 @@ def card_paths(state: DeckState) -> list[ShufflePath]:
             current_slots = entry.slots
         elif isinstance(entry, LeaveOp):
             holders.discard(entry.seat)
-        elif isinstance(entry, Shuffle) and holders <= set(secrets):
+        elif isinstance(entry, Shuffle | BlockShuffle) and holders <= set(secrets):
             x = sum(secrets[s] for s in holders) % g.ORDER
             cards = []
             for ct in entry.deck:

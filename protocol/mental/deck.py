@@ -17,11 +17,12 @@ import os
 from collections.abc import Callable, Sequence
 
 from p2p_durak.protocol.mental import group as g
-from p2p_durak.protocol.mental.elgamal import unmask
+from p2p_durak.protocol.mental.elgamal import Ciphertext, unmask
 from p2p_durak.protocol.mental.errors import DeckUsageError
 from p2p_durak.protocol.mental.events import CardSeen, Event, Send
 from p2p_durak.protocol.mental.messages import (
     AuditKey,
+    BlockShuffle,
     ClassProof,
     CoinCommit,
     CoinReveal,
@@ -40,7 +41,7 @@ from p2p_durak.protocol.mental.proofs import (
     prove_rerandomization,
 )
 from p2p_durak.protocol.mental.shuffle import shuffle
-from p2p_durak.protocol.mental.state import DeckState, Pending, commitment
+from p2p_durak.protocol.mental.state import DeckState, Pending, block_context, commitment
 
 Rng = Callable[[int], bytes]
 
@@ -120,6 +121,25 @@ class DeckParty(DeckState):
             events += self._accept(msg, verify=False)
         return events
 
+    def _block_shuffle(self, p: Pending) -> BlockShuffle:
+        """A partitioned shuffle: each block permuted within itself, one proof per block, each
+        bound to its block's own context (the contexts `block_claims` checks)."""
+        assert isinstance(p.op, ShuffleOp)
+        step, seat = p.op.step, self.seat
+        deck: list[Ciphertext] = []
+        proofs = []
+        at = 0
+        for index, size in enumerate(p.op.blocks):
+            ctx = block_context(self.game_id, step, seat, index)
+            rs = [g.random_scalar(self.rng) for _ in range(size)]
+            perm = random_permutation(self.rng, size)
+            out, proof = shuffle(ctx, self._key(), p.current[at:at + size], perm, rs,
+                                 self.rng)
+            deck += out
+            proofs.append(proof)
+            at += size
+        return BlockShuffle(self.game_id, step, seat, p.op.blocks, tuple(deck), tuple(proofs))
+
     def _contribution(self, p: Pending) -> Message:
         step, seat = p.op.step, self.seat
         ctx = self.ctx(step, seat)
@@ -150,6 +170,8 @@ class DeckParty(DeckState):
             perm = random_permutation(self.rng, n)
             deck, shuffle_proof = shuffle(ctx, self._key(), p.current, perm, rs, self.rng)
             return Shuffle(self.game_id, step, seat, tuple(deck), shuffle_proof)
+        if p.phase == BlockShuffle.KIND:
+            return self._block_shuffle(p)
         if p.phase == Rerandomize.KIND:
             slots = p.copy_grants[seat]
             rs = [g.random_scalar(self.rng) for _ in slots]

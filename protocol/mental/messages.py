@@ -203,6 +203,46 @@ def _(gid: bytes, step: str, seat: int, f: list[object]) -> Shuffle:
 
 
 @dataclass(frozen=True, slots=True)
+class BlockShuffle(Message):
+    """A partitioned shuffle: the step's slots re-masked and permuted within each block of
+    consecutive slots (``blocks`` are their sizes), with one shuffle proof per block."""
+
+    KIND: ClassVar[str] = "block-shuffle"
+    blocks: tuple[int, ...]
+    deck: tuple[Ciphertext, ...]
+    proofs: tuple[ShuffleProof, ...]
+
+    def to_wire(self) -> Wire:
+        return [
+            *self._header(),
+            list(self.blocks),
+            ciphertexts_to_bytes(self.deck),
+            b"".join(proof.to_bytes() for proof in self.proofs),
+        ]
+
+
+@_register(BlockShuffle.KIND, 3)
+def _(gid: bytes, step: str, seat: int, f: list[object]) -> BlockShuffle:
+    blocks = _ints(f[0], "block sizes", 1)
+    if not blocks:
+        raise ValueError("a partitioned shuffle has at least one block")
+    n = sum(blocks)
+    if n >= MAX_ITEMS:
+        raise ValueError("too many cards")
+    deck = ciphertexts_from_bytes(f[1], n)
+    data = _bytes(f[2], "proofs")
+    proofs = []
+    at = 0
+    for size in blocks:
+        length = ShuffleProof.size(size)
+        proofs.append(ShuffleProof.from_bytes(data[at:at + length], size))
+        at += length
+    if at != len(data):
+        raise ValueError("the proofs are longer than the blocks need")
+    return BlockShuffle(gid, step, seat, blocks, deck, tuple(proofs))
+
+
+@dataclass(frozen=True, slots=True)
 class Rerandomize(Message):
     """The author's private copies of some slots: base + (Δ1, Δ2), proven well formed."""
 

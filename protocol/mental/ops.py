@@ -27,9 +27,17 @@ class CoinOp(Op):
 
 @dataclass(frozen=True, slots=True)
 class ShuffleOp(Op):
-    """Every active seat in seat order re-masks and permutes these slots (all of them first)."""
+    """Every active seat in seat order re-masks and permutes these slots (all of them first).
+
+    ``blocks`` (sizes, summing to the number of slots): a partitioned shuffle, in which each run
+    of consecutive slots is permuted only within itself, with one shuffle proof per block in
+    one message (албанский: suits are shuffled within each rank of a pre-sorted deck).
+    ``initial`` (the first shuffle only): the public card each slot starts as, a permutation of
+    the card ids (by default slot i starts as card i)."""
 
     slots: tuple[int, ...]
+    blocks: tuple[int, ...] = ()
+    initial: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

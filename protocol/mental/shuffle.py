@@ -52,6 +52,11 @@ class ShuffleProof:
     s_hat: tuple[int, ...]  # n scalars
     s_prime: tuple[int, ...]  # n scalars
 
+    @staticmethod
+    def size(n: int) -> int:
+        """The bytes of a proof for a shuffle of n ciphertexts."""
+        return 32 * (3 * n + _T_POINTS + 2 * n + _S_SCALARS)
+
     def to_bytes(self) -> bytes:
         points = b"".join(self.commitments + self.chain + self.t + self.t_hat)
         scalars = b"".join(g.encode_scalar(k) for k in self.s + self.s_hat + self.s_prime)

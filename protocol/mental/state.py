@@ -45,6 +45,7 @@ from p2p_durak.protocol.mental.events import (
 from p2p_durak.protocol.mental.messages import (
     BASE_VIEW,
     AuditKey,
+    BlockShuffle,
     ClassProof,
     CoinCommit,
     CoinReveal,
@@ -72,7 +73,12 @@ from p2p_durak.protocol.mental.proofs import (
     verify_rerandomization,
     verify_tokens,
 )
-from p2p_durak.protocol.mental.shuffle import ShuffleClaim, verify_shuffle, verify_shuffles
+from p2p_durak.protocol.mental.shuffle import (
+    ShuffleClaim,
+    ShuffleProof,
+    verify_shuffle,
+    verify_shuffles,
+)
 from p2p_durak.protocol.mental.transcript import ProofContext
 
 MAX_SEATS = 16
@@ -135,6 +141,25 @@ class UnverifiedShuffle:
     got_before: set[int]
     due_before: list[int]
     journal_before: int
+
+
+def block_context(game_id: bytes, step: str, seat: int, index: int) -> ProofContext:
+    """The context a partitioned shuffle's proof of block `index` is bound to: a proof made
+    for one block verifies for no other."""
+    return ProofContext(game_id, f"{step}#block{index}", seat)
+
+
+def block_claims(game_id: bytes, step: str, seat: int, blocks: Sequence[int],
+                 inputs: Sequence[Ciphertext], outputs: Sequence[Ciphertext],
+                 proofs: Sequence[ShuffleProof]) -> list[ShuffleClaim]:
+    """The shuffle statements of a partitioned shuffle, one per block."""
+    claims: list[ShuffleClaim] = []
+    at = 0
+    for index, (size, proof) in enumerate(zip(blocks, proofs, strict=True)):
+        claims.append((block_context(game_id, step, seat, index), inputs[at:at + size],
+                       outputs[at:at + size], proof))
+        at += size
+    return claims
 
 
 def commitment(kind: str, game_id: bytes, step: str, seat: int, data: bytes) -> bytes:
@@ -239,16 +264,25 @@ class DeckState:
         slots = op.slots
         if len(set(slots)) != len(slots) or not all(0 <= s < self.n_cards for s in slots):
             raise DeckUsageError("shuffle slots must be distinct slot numbers")
+        if op.blocks and (min(op.blocks) < 1 or sum(op.blocks) != len(slots)):
+            raise DeckUsageError("the blocks of a partitioned shuffle cover its slots")
         if not self.shuffled:
             if sorted(slots) != list(range(self.n_cards)):
                 raise DeckUsageError("the first shuffle takes the whole deck")
-            current = list(self.codec.initial_deck(key))
+            initial = op.initial or tuple(range(self.n_cards))
+            if sorted(initial) != list(range(self.n_cards)):
+                raise DeckUsageError("the initial deck is a permutation of the cards")
+            deck = self.codec.initial_deck(key)
+            current = [deck[card] for card in initial]
         else:
             if len(slots) < 2:
                 raise DeckUsageError("shuffling fewer than two slots does nothing")
+            if op.initial:
+                raise DeckUsageError("only the first shuffle lays out the initial deck")
             current = [self.slots[s].base.ct for s in slots]
         order = list(self.active)
-        return Pending(op, Shuffle.KIND, [order[0]], order=order, current=current)
+        phase = BlockShuffle.KIND if op.blocks else Shuffle.KIND
+        return Pending(op, phase, [order[0]], order=order, current=current)
 
     def _plan_show(self, op: Op) -> Pending:
         assert isinstance(op, ShowOp)
@@ -393,6 +427,7 @@ class DeckState:
             KeyReveal: self._on_key_reveal,
             CoinReveal: self._on_coin_reveal,
             Shuffle: self._on_shuffle,
+            BlockShuffle: self._on_block_shuffle,
             Rerandomize: self._on_rerandomize,
             Tokens: self._on_tokens,
             ClassProof: self._on_class,
@@ -476,18 +511,41 @@ class DeckState:
             raise InvalidProof(seat, step, "shuffle proof does not verify")
         else:
             events.append(ShuffleVerified(step, seat))
-        p.current = list(msg.deck)
+        return events + self._shuffled_by(p, seat, msg.deck)
+
+    def _shuffled_by(self, p: Pending, seat: int, deck: Sequence[Ciphertext]) -> list[Event]:
+        """`seat`'s shuffle is accepted: the next shuffler's turn, or the step is done."""
+        assert isinstance(p.op, ShuffleOp)
+        step = p.op.step
+        p.current = list(deck)
         p.got.add(seat)  # kept across turns: a second shuffle from a seat is a replay
         turn = p.order.index(seat) + 1
         if turn < len(p.order):
             p.due = [p.order[turn]]
-            return events
-        events += self._verify_folded(p)
+            return []
+        events = self._verify_folded(p)
         for slot, ct in zip(p.op.slots, p.current, strict=True):
             self.slots[slot] = SlotState(View(ct))
         self.shuffled = True
         self._on_slots_reset(p.op.slots)
         return [*events, ShuffleDone(step, p.op.slots), *self._finish(p)]
+
+    def _on_block_shuffle(self, p: Pending, msg: Message, verify: bool) -> list[Event]:
+        """A partitioned shuffle: each block's proof shows that the block's outputs are a
+        re-masked permutation of that block's inputs, so no card moves to another block."""
+        assert isinstance(msg, BlockShuffle)
+        assert isinstance(p.op, ShuffleOp)
+        step, seat = msg.step, msg.seat
+        if msg.blocks != p.op.blocks or len(msg.deck) != len(p.current):
+            raise InvalidProof(seat, step, f"blocks {msg.blocks}, {p.op.blocks} due")
+        claims = block_claims(self.game_id, step, seat, p.op.blocks, p.current, msg.deck,
+                              msg.proofs)
+        if verify and not verify_shuffles(self._key(), claims):
+            bad = next(i for i, claim in enumerate(claims)
+                       if not verify_shuffle(claim[0], self._key(), *claim[1:]))
+            raise InvalidProof(seat, step, f"shuffle proof of block {bad} does not verify "
+                               "(a card left its block, or the proof is false)")
+        return [ShuffleVerified(step, seat), *self._shuffled_by(p, seat, msg.deck)]
 
     def _verify_folded(self, p: Pending) -> list[Event]:
         """Check the provisionally accepted shuffles in one folded equation; on failure find

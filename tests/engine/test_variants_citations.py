@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 import test_citations as citations
+import test_variants_albansky
 import test_variants_amerikansky
 import test_variants_arifm_progressiya
 import test_variants_armyansky
@@ -45,7 +46,7 @@ MODULES += (test_variants_s_jokerom, test_variants_s_dvumya_jokerami, test_varia
             test_variants_s_par, test_variants_shchelkovsky_parts)
 MODULES += (test_variants_scored, test_variants_korol_govno, test_variants_krugovoy)
 MODULES += (test_variants_shchelkovsky,)
-MODULES += (test_variants_armyansky,)
+MODULES += (test_variants_armyansky, test_variants_albansky)
 CITED = [quote for module in MODULES for quote in citations._cited(module)]
 
 
