@@ -23,7 +23,7 @@ NATIVE = "_native"
 # The modules mypyc compiles. errors.py (an Enum with tuple values, which mypyc mis-compiles),
 # rules.py, presets.py, _compiled.py and __init__.py stay Python: they are not on the hot path.
 COMPILED = ("actions", "bout", "canonical", "cards", "core", "events", "hands", "playout",
-            "seats", "setup", "state", "tables", "views")
+            "seats", "setup", "state", "tables", "views", "xorshift")
 
 
 def sources_stamp() -> str:
