@@ -29,6 +29,10 @@ DEFAULT_BUDGET = 1.0
 
 PLAYOUT_STYLE = STRONG
 
+SETTLE_AFTER = 24
+"""Deals after which the rollout search may stop early once its choice is settled (0: never;
+docs/bots.md has the runs that set it)."""
+
 CLOCKS = {"wall": time.perf_counter, "cpu": time.thread_time}
 """What the budget measures: wall time (play), or the CPU time of the thread that decides
 (the arena on a busy machine: "one second of one core" whatever else runs; a thread's time,
@@ -41,7 +45,8 @@ class HardBot(MemoryBot):
     def __init__(self, seat: int, rng: random.Random, budget: float = DEFAULT_BUDGET,
                  iterations: int = 1_000_000, endgame_nodes: int = 200_000,
                  endgame_share: float = 0.5, playout_memory: bool = True,
-                 search: str = "rollout", z: float = 1.0, clock: str = "wall") -> None:
+                 search: str = "rollout", z: float = 1.0, clock: str = "wall",
+                 settle_after: int = SETTLE_AFTER) -> None:
         super().__init__(seat, rng)
         if budget <= 0 or iterations < 1:
             raise ValueError("the hard bot needs a positive time budget and iteration cap")
@@ -54,6 +59,7 @@ class HardBot(MemoryBot):
             raise ValueError(f"unknown search {search!r}")
         self.search = search
         self.z = z
+        self.settle_after = settle_after
         if clock not in CLOCKS:
             raise ValueError(f"unknown clock {clock!r} (wall or cpu)")
         self.clock = CLOCKS[clock]
@@ -79,7 +85,7 @@ class HardBot(MemoryBot):
                                     lambda rng: determinize(view, knowledge, rng), self.rng,
                                     deadline=deadline, max_iterations=self.iterations,
                                     style=PLAYOUT_STYLE, z=self.z, clock=self.clock,
-                                    exact=known is not None)
+                                    exact=known is not None, settle_after=self.settle_after)
             self.last_rollout = rolled
             return rolled.action
         result = ismcts(view, self.seat, options, lambda rng: determinize(view, knowledge, rng),

@@ -7,7 +7,9 @@ playouts are deterministic, so two options that lead to the same result differ b
 The heuristic's own choice is the default, and another option replaces it only when its
 paired advantage is clear (`z` standard errors) — so a short budget never makes the bot worse
 than its heuristic, and a long one makes it the one-step policy improvement of it.
-Options clearly behind the leader are dropped along the way to spend the time on the rest.
+Options clearly behind the leader are dropped along the way to spend the time on the rest,
+and the search stops before its deadline once the choice is settled: one option is left, or
+every option has tied on every deal so far (the choice does not matter here).
 """
 
 from __future__ import annotations
@@ -31,6 +33,7 @@ class RolloutResult:
     means: dict[Action, float]
     advantage: dict[Action, float]  # mean paired advantage over the default
     stderr: dict[Action, float]
+    settled: bool = False  # stopped before the deadline: the choice was clear
 
 
 def rollout_search(seat: int, options: tuple[Action, ...], default: Action,
@@ -38,9 +41,11 @@ def rollout_search(seat: int, options: tuple[Action, ...], default: Action,
                    deadline: float, max_iterations: int, style: Style, z: float = 1.0,
                    prune_every: int = 8, prune_z: float = 3.0,
                    clock: Callable[[], float] = time.perf_counter,
-                   exact: bool = False) -> RolloutResult:
+                   exact: bool = False, settle_after: int = 0) -> RolloutResult:
     """Search until `deadline` (by `clock`) or `max_iterations` deals. `exact`: the deal is
-    known (every sample is the same), so one pass suffices and its differences are exact."""
+    known (every sample is the same), so one pass suffices and its differences are exact.
+    `settle_after` (0: never): from that many deals on, stop at a pruning step once a single
+    option is left or every option has tied with the default on every deal."""
     if exact:
         max_iterations = 1
     alive = list(options)
@@ -51,6 +56,7 @@ def rollout_search(seat: int, options: tuple[Action, ...], default: Action,
     diff_sum = dict.fromkeys(options, 0.0)
     diff_sq = dict.fromkeys(options, 0.0)
     deals = playouts = 0
+    settled = False
     while deals < max_iterations and (deals == 0 or clock() < deadline):
         deal = sample(rng)
         rewards: dict[Action, float] = {}
@@ -73,13 +79,32 @@ def rollout_search(seat: int, options: tuple[Action, ...], default: Action,
             leader = max(alive, key=lambda a: diff_sum[a])
             alive = [a for a in alive if a in (leader, default)
                      or not _behind(diff_sum, diff_sq, counts, a, leader, prune_z)]
+        if settle_after and deals >= settle_after and deals % prune_every == 0:
+            settled = _settled(alive, default, diff_sum, diff_sq, counts, prune_z)
+            if settled:
+                break
     means = {a: totals[a] / counts[a] for a in options if counts[a]}
     advantage = {a: diff_sum[a] / counts[a] for a in options if counts[a]}
     stderr = {a: _stderr(diff_sum[a], diff_sq[a], counts[a]) for a in options if counts[a]}
     best = max(alive, key=lambda a: (advantage[a], a == default))
     if best != default and not exact and advantage[best] <= z * stderr[best]:
         best = default
-    return RolloutResult(best, deals, playouts, means, advantage, stderr)
+    return RolloutResult(best, deals, playouts, means, advantage, stderr, settled)
+
+
+def _settled(alive: list[Action], default: Action, diff_sum: dict[Action, float],
+             diff_sq: dict[Action, float], counts: dict[Action, int], z: float) -> bool:
+    """Whether more deals would hardly change the choice: only the default is left, every
+    option left has tied with the default on every deal so far, or one other is left and it
+    is `z` standard errors better or worse than the default."""
+    others = [a for a in alive if a != default]
+    if not others or all(diff_sq[a] == 0.0 for a in others):
+        return True
+    if len(others) != 1:
+        return False
+    (other,) = others
+    n = counts[other]
+    return abs(diff_sum[other]) / n > z * _stderr(diff_sum[other], diff_sq[other], n)
 
 
 def _stderr(total: float, squares: float, n: int) -> float:
