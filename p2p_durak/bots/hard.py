@@ -20,9 +20,10 @@ from p2p_durak.bots.endgame import EndgameSolver, OutOfBudget
 from p2p_durak.bots.heuristic import STRONG, heuristic_action
 from p2p_durak.bots.knowledge import determinize
 from p2p_durak.bots.levels import MemoryBot
+from p2p_durak.bots.opponents import OpponentModel, Policy
 from p2p_durak.bots.rollout import RolloutResult, rollout_search
 from p2p_durak.bots.search import SearchResult, ismcts
-from p2p_durak.engine import UNKNOWN, Action, State, step
+from p2p_durak.engine import UNKNOWN, Action, Game, State, step
 
 DEFAULT_BUDGET = 1.0
 """Seconds per decision."""
@@ -46,7 +47,7 @@ class HardBot(MemoryBot):
                  iterations: int = 1_000_000, endgame_nodes: int = 200_000,
                  endgame_share: float = 0.5, playout_memory: bool = True,
                  search: str = "rollout", z: float = 1.0, clock: str = "wall",
-                 settle_after: int = SETTLE_AFTER) -> None:
+                 settle_after: int = SETTLE_AFTER, model_opponents: bool = True) -> None:
         super().__init__(seat, rng)
         if budget <= 0 or iterations < 1:
             raise ValueError("the hard bot needs a positive time budget and iteration cap")
@@ -60,6 +61,8 @@ class HardBot(MemoryBot):
         self.search = search
         self.z = z
         self.settle_after = settle_after
+        self.model_opponents = model_opponents
+        self.opponents: OpponentModel | None = None
         if clock not in CLOCKS:
             raise ValueError(f"unknown clock {clock!r} (wall or cpu)")
         self.clock = CLOCKS[clock]
@@ -67,16 +70,35 @@ class HardBot(MemoryBot):
         self.last: SearchResult | None = None  # the last search, for benchmarks and tests
         self.last_solved: float | None = None  # the last exact endgame value, if any
 
+    def on_new_game(self, game: Game) -> None:
+        super().on_new_game(game)
+        self.opponents = OpponentModel(game, self.seat)
+
+    def on_observed(self, before: State, action: Action, after: State) -> None:
+        super().on_observed(before, action, after)
+        if self.opponents is not None:
+            self.opponents.update(before, action)
+
+    def policies(self) -> tuple[Policy, ...] | None:
+        """The playouts' policy per seat (None: `PLAYOUT_STYLE` seeing the deal for all)."""
+        if not self.model_opponents or self.opponents is None \
+                or not self.opponents.any_restrained():
+            return None
+        return self.opponents.policies(PLAYOUT_STYLE)
+
     def decide(self, view: State, options: tuple[Action, ...]) -> Action:
         start = self.clock()
         # the search must stop a little early: deciding also costs sampling and bookkeeping
         deadline = start + self.budget * 0.92
         self.last, self.last_rollout, self.last_solved = None, None, None
         known = self.known_deal(view)
+        policies = self.policies()
+        solved = None
         if known is not None:
             solved = self._solve(known, options, start + self.budget * self.endgame_share)
-            if solved is not None:
-                return solved
+            if solved is not None and (self.last_solved == 1.0 or policies is None
+                                       or self.search != "rollout"):
+                return solved  # a proven win, or a proven draw against a strong opponent
         knowledge = self.memory
         if self.search == "rollout":
             default = heuristic_action(view, self.seat, options, knowledge.possible(view),
@@ -85,8 +107,11 @@ class HardBot(MemoryBot):
                                     lambda rng: determinize(view, knowledge, rng), self.rng,
                                     deadline=deadline, max_iterations=self.iterations,
                                     style=PLAYOUT_STYLE, z=self.z, clock=self.clock,
-                                    exact=known is not None, settle_after=self.settle_after)
+                                    exact=known is not None, settle_after=self.settle_after,
+                                    policies=policies)
             self.last_rollout = rolled
+            if solved is not None and rolled.means[rolled.action] < 1.0:
+                return solved  # a proven draw, unless the modelled opponent loses anyway
             return rolled.action
         result = ismcts(view, self.seat, options, lambda rng: determinize(view, knowledge, rng),
                         self.rng, deadline=deadline, max_iterations=self.iterations,

@@ -322,10 +322,12 @@ PLAYOUT_CAP = 400
 """Seat actions in one playout before it is given up (heuristic games take about sixty)."""
 
 
-def play_out(state: State, style: Style = STRONG, memory: bool = True) -> State:
+def play_out(state: State, style: Style = STRONG, memory: bool = True,
+             policies: Sequence[tuple[Style, bool]] | None = None) -> State:
     """The game played on from a full state with the heuristic for every seat, each seeing
-    the (sampled) deal when `memory`; the final state, or the last one after `PLAYOUT_CAP`
-    seat actions (bots can take in turn forever at three or more seats)."""
+    the (sampled) deal when `memory`, or per seat its own (style, sees the deal) in
+    `policies`; the final state, or the last one after `PLAYOUT_CAP` seat actions (bots can
+    take in turn forever at three or more seats)."""
     for _ in range(PLAYOUT_CAP):
         if state.phase == OVER:
             break
@@ -334,6 +336,8 @@ def play_out(state: State, style: Style = STRONG, memory: bool = True) -> State:
             action = chance_outcome(state) or legal_actions(state, CHANCE)[0]
             state = step(state, action)
             continue
+        if policies is not None:
+            style, memory = policies[actor]
         action = heuristic_action(state, actor, None, state.hands if memory else None, style)
         state = play(state, action, actor, style)
     return state

@@ -17,7 +17,7 @@ from __future__ import annotations
 import math
 import random
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from p2p_durak.bots.base import outcome
@@ -41,11 +41,13 @@ def rollout_search(seat: int, options: tuple[Action, ...], default: Action,
                    deadline: float, max_iterations: int, style: Style, z: float = 1.0,
                    prune_every: int = 8, prune_z: float = 3.0,
                    clock: Callable[[], float] = time.perf_counter,
-                   exact: bool = False, settle_after: int = 0) -> RolloutResult:
+                   exact: bool = False, settle_after: int = 0,
+                   policies: Sequence[tuple[Style, bool]] | None = None) -> RolloutResult:
     """Search until `deadline` (by `clock`) or `max_iterations` deals. `exact`: the deal is
     known (every sample is the same), so one pass suffices and its differences are exact.
     `settle_after` (0: never): from that many deals on, stop at a pruning step once a single
-    option is left or every option has tied with the default on every deal."""
+    option is left or every option has tied with the default on every deal. `policies`:
+    per seat, the playouts' (style, sees the deal) instead of `style` seeing it for all."""
     if exact:
         max_iterations = 1
     alive = list(options)
@@ -63,7 +65,7 @@ def rollout_search(seat: int, options: tuple[Action, ...], default: Action,
         for action in alive:
             if deals and clock() >= deadline:
                 break  # a deal is only counted whole
-            rewards[action] = playout(step(deal, action), seat, style)
+            rewards[action] = playout(step(deal, action), seat, style, policies)
             playouts += 1
         if len(rewards) < len(alive):
             break
@@ -126,10 +128,11 @@ def _behind(diff_sum: dict[Action, float], diff_sq: dict[Action, float],
     return gap > z * spread
 
 
-def playout(state: State, seat: int, style: Style) -> float:
+def playout(state: State, seat: int, style: Style,
+            policies: Sequence[tuple[Style, bool]] | None = None) -> float:
     """The heuristic game from `state` on, scored for `seat`: 1 not the durak, ½ a draw or a
     playout too long, 0 the durak."""
-    final = play_out(state, style)
+    final = play_out(state, style, True, policies)
     if final.result is None:
         return 0.5
     return outcome(final.result, seat, final.game.team)
