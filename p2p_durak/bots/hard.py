@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import random
 import time
+from collections.abc import Callable
 
 from p2p_durak.bots.endgame import EndgameSolver, OutOfBudget
 from p2p_durak.bots.heuristic import STRONG, heuristic_action
@@ -39,6 +40,12 @@ option left), and from `SETTLE_AFTER` deals on it stops as soon as its choice is
 never). Paired over 200 deals, the standard error of an option's advantage is typically about
 2 points of win rate: what is still unresolved then is a near-tie, and the time is better not
 spent (docs/bots.md, "Cheaper decisions")."""
+
+NEGLIGIBLE = 0.02
+"""Below this chance of playing like the easy heuristic a seat is played as strong only."""
+
+CONFIDENT = 0.95
+"""From this chance on, a proven draw is given up for a line the easy heuristic loses."""
 
 CLOCKS = {"wall": time.perf_counter, "cpu": time.thread_time}
 """What the budget measures: wall time (play), or the CPU time of the thread that decides
@@ -71,6 +78,8 @@ class HardBot(MemoryBot):
         self.deals = deals
         self.model_opponents = model_opponents
         self.opponents: OpponentModel | None = None
+        # the model's own samples: they must not shift the search's random stream
+        self.model_rng = random.Random(rng.getrandbits(64))
         if clock not in CLOCKS:
             raise ValueError(f"unknown clock {clock!r} (wall or cpu)")
         self.clock = CLOCKS[clock]
@@ -80,19 +89,21 @@ class HardBot(MemoryBot):
 
     def on_new_game(self, game: Game) -> None:
         super().on_new_game(game)
-        self.opponents = OpponentModel(game, self.seat)
+        self.opponents = OpponentModel(game, self.seat, PLAYOUT_STYLE)
 
     def on_observed(self, before: State, action: Action, after: State) -> None:
+        if self.model_opponents and self.opponents is not None:
+            # weighed with the knowledge of just before the move
+            self.opponents.update(before, action, self.memory, self.model_rng)
         super().on_observed(before, action, after)
-        if self.opponents is not None:
-            self.opponents.update(before, action)
 
-    def policies(self) -> tuple[Policy, ...] | None:
-        """The playouts' policy per seat (None: `PLAYOUT_STYLE` seeing the deal for all)."""
-        if not self.model_opponents or self.opponents is None \
-                or not self.opponents.any_restrained():
+    def policies(self) -> Callable[[random.Random], tuple[Policy, ...]] | None:
+        """Draws of the playouts' policy per seat (None: `PLAYOUT_STYLE` seeing the deal for
+        all, when no other seat looks like the easy heuristic at all)."""
+        model = self.opponents
+        if not self.model_opponents or model is None or not model.any_easy(NEGLIGIBLE):
             return None
-        return self.opponents.policies(PLAYOUT_STYLE)
+        return model.policies
 
     def decide(self, view: State, options: tuple[Action, ...]) -> Action:
         start = self.clock()
@@ -104,8 +115,8 @@ class HardBot(MemoryBot):
         solved = None
         if known is not None:
             solved = self._solve(known, options, start + self.budget * self.endgame_share)
-            if solved is not None and (self.last_solved == 1.0 or policies is None
-                                       or self.search != "rollout"):
+            if solved is not None and (self.last_solved == 1.0 or self.search != "rollout"
+                                       or not self.opponents_easy()):
                 return solved  # a proven win, or a proven draw against a strong opponent
         knowledge = self.memory
         if self.search == "rollout":
@@ -127,6 +138,11 @@ class HardBot(MemoryBot):
                         style=PLAYOUT_STYLE, memory=self.playout_memory, clock=self.clock)
         self.last = result
         return result.action
+
+    def opponents_easy(self) -> bool:
+        """Whether every other seat is judged to play like the easy heuristic."""
+        return self.model_opponents and self.opponents is not None \
+            and self.opponents.judged(CONFIDENT)
 
     def known_deal(self, view: State) -> State | None:
         """The one deal consistent with the view, when the cards left are all accounted for:

@@ -42,12 +42,14 @@ def rollout_search(seat: int, options: tuple[Action, ...], default: Action,
                    prune_every: int = 8, prune_z: float = 3.0,
                    clock: Callable[[], float] = time.perf_counter,
                    exact: bool = False, settle_after: int = 0,
-                   policies: Sequence[tuple[Style, bool]] | None = None) -> RolloutResult:
+                   policies: Callable[[random.Random], Sequence[tuple[Style, bool]]] | None
+                   = None) -> RolloutResult:
     """Search until `deadline` (by `clock`) or `max_iterations` deals. `exact`: the deal is
     known (every sample is the same), so one pass suffices and its differences are exact.
     `settle_after` (0: never): from that many deals on, stop at a pruning step once a single
     option is left or every option has tied with the default on every deal. `policies`:
-    per seat, the playouts' (style, sees the deal) instead of `style` seeing it for all."""
+    draws, with each deal, per seat the playouts' (style, sees the deal) instead of `style`
+    seeing it for all."""
     if exact:
         max_iterations = 1
     alive = list(options)
@@ -61,11 +63,12 @@ def rollout_search(seat: int, options: tuple[Action, ...], default: Action,
     settled = False
     while deals < max_iterations and (deals == 0 or clock() < deadline):
         deal = sample(rng)
+        drawn = policies(rng) if policies is not None else None
         rewards: dict[Action, float] = {}
         for action in alive:
             if deals and clock() >= deadline:
                 break  # a deal is only counted whole
-            rewards[action] = playout(step(deal, action), seat, style, policies)
+            rewards[action] = playout(step(deal, action), seat, style, drawn)
             playouts += 1
         if len(rewards) < len(alive):
             break
