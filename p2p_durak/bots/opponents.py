@@ -12,9 +12,9 @@ kept, throw-ins up to a ten) or the `STRONG` one seeing the deal. It samples dea
 with what it knew just before the move, with the cards the seat played put in its hand, and
 counts how often each policy makes exactly that move there; the two frequencies (smoothed, and
 each move's weight bounded) update the odds that the seat plays like the easy heuristic. Each
-playout then draws the seat's policy from those odds. Before any evidence the odds favour a strong player;
-moves both policies make, and a thrower's pass while the defender still has cards to answer
-(every bot waits then), tell nothing.
+playout then draws the seat's policy from those odds. Before any evidence the odds favour a
+strong player; moves both policies make, and a thrower's pass while the defender still has
+cards to answer (every bot waits then), tell nothing.
 
 Only public actions and the bot's own knowledge are read.
 """
