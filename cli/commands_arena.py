@@ -103,8 +103,12 @@ def run_arena_command(args: argparse.Namespace) -> int:
 def _progress(done: int, total: int, record: GameRecord) -> None:
     result = "aborted" if record.aborted else "draw" if record.draw else \
         "durak " + ",".join(record.seat_levels[d] for d in record.durak)
-    print(f"game {done}/{total}: {' v '.join(record.seat_levels)}: {result}", file=sys.stderr,
-          flush=True)
+    # each game's decision CPU, so a run stopped early still shows its decision times
+    cpu = "".join(f"; {level} {len(times)} decisions, CPU total {sum(times):.1f} s, "
+                  f"max {max(times):.3f} s, over 1 s {sum(t > 1.0 for t in times)}"
+                  for level, times in sorted(record.decision_cpu.items()) if times)
+    print(f"game {done}/{total}: {' v '.join(record.seat_levels)}: {result}{cpu}",
+          file=sys.stderr, flush=True)
 
 
 def print_report(report: ArenaReport) -> None:
