@@ -21,6 +21,11 @@ Intent payload (the `Intent.action` bytes, canonical msgpack):
     [2, suit]                                        невидимый: the dealer's party, who alone
                                                      was shown the bottom stock card, announces
                                                      its suit (then proves it, a ClassOp)
+    [1, engine action with a pick, []]               оборотный: a play by position in the
+                                                     author's hand, which he cannot see; the
+                                                     card is opened to all (a RevealOp: the
+                                                     tokens of a party that sees it) and the
+                                                     action applied with it
 (a deck message's bytes are the canonical encoding of its own wire form)
 """
 
@@ -34,7 +39,7 @@ from dataclasses import dataclass, field, replace
 from p2p_durak import engine as eng
 from p2p_durak.engine import actions as A
 from p2p_durak.engine import events as E
-from p2p_durak.engine.bout import DECK_ORDER
+from p2p_durak.engine.bout import DECK_ORDER, blind_templates
 from p2p_durak.engine.setup import (
     GOVNO,
     JOKER_ROUND,
@@ -141,11 +146,19 @@ class CardsLearned:
 
 
 @dataclass(frozen=True, slots=True)
+class HandSeen:
+    """оборотный: this party saw cards of another seat's hand (which that seat does not see)."""
+
+    seat: int
+    cards: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
 class AuditFinished:
     cheaters: tuple[tuple[int, str], ...]  # (seat, what was false)
 
 
-TableEvent = Seated | Moved | CardsLearned | AuditFinished
+TableEvent = Seated | Moved | CardsLearned | HandSeen | AuditFinished
 
 
 class LogDeckParty(DeckParty):
@@ -269,6 +282,7 @@ class _Claim:
     # the lowest of the others), or a joker round
     shown_before: tuple[int, ...] = ()
     jokers: bool = False
+    by: int = -1  # оборотный: the seat that made the claim for the claimant
 
 
 @dataclass
@@ -300,6 +314,7 @@ class TableMachine:
     _pending_chance: str = ""  # which chance outcome the open deck step feeds
     _suit_due: bool = False  # невидимый: the dealer's party owes the suit announcement
     _learned_now: tuple[int, ...] = ()  # own cards learned without a deck step (невидимый)
+    _pick: eng.Action | None = None  # оборотный: the blind play waiting for its card's reveal
     # отбойный: slots opened to all before a reshuffle changed their card, as they were
     _opened_before_shuffle: dict[int, int] = field(default_factory=dict)
     _slot_gen: dict[int, int] = field(default_factory=dict)  # reshuffles each slot went through
@@ -395,11 +410,16 @@ class TableMachine:
         that open it when nobody has seen it yet."""
         if self.state is None:
             raise TableReject(self.party, "the game has not started")
-        if action.seat != self.my_seat:
+        if action.seat != self.my_seat and not self._claims_for(self.my_seat, action):
             raise TableReject(self.party, "that is not this party's seat")
+        if A.pick_position(action) >= 0:
+            # оборотный: the play names a position; the deck opens its card once committed
+            if action not in eng.legal_actions(self.state, self.my_seat):
+                raise TableReject(self.party, "not a pick this seat may make now")
+            return codec.encode((MOVE, eng.encode_action(action), ()))
         eng.apply(self.state, action)  # raises IllegalAction with its reason
         openings: list[object] = []
-        mine = self.hand_slots.get(self.my_seat, [])
+        mine = self.hand_slots.get(action.seat, [])
         for card in action.cards:
             slot = next((s for s in mine if self._card_in(s) == card), None)
             if slot is None:
@@ -410,6 +430,21 @@ class TableMachine:
                 tokens = self.deck.opening_tokens(self._open_step(slot), slot)
                 openings.append((slot, _deck_bytes(tokens)))
         return codec.encode((MOVE, eng.encode_action(action), openings))
+
+    def _claims_for(self, seat: int, action: eng.Action) -> bool:
+        """оборотный: whether `seat` makes this lowest-trump claim for its claimant, whose hand
+        only the others see (`setup.claim_actor`)."""
+        state = self.state
+        return (state is not None and state.game.tables.blind and state.phase == Phase.CLAIM
+                and action.kind in (A.CLAIM, A.NO_TRUMP) and state.actors == (seat,))
+
+    def _viewers(self, seat: int) -> tuple[int, ...]:
+        """The parties shown the cards of `seat`'s hand: its own party, or (оборотный) every
+        other party still at the table and never its own."""
+        party = self.party_of_seat[seat]
+        if self.state is not None and self.state.game.tables.blind:
+            return tuple(p for p in self.deck.active if p != party)
+        return (party,)
 
     def _holder_of(self, slot: int) -> int | None:
         """The seat whose hand holds the slot, if any."""
@@ -489,16 +524,19 @@ class TableMachine:
         except ValueError as exc:
             raise TableReject(party, f"malformed action: {exc}", "malformed") from exc
         seat = self.seat_of_party[party]
-        if action.seat != seat:
+        if not self.acts_for(party, action):
             raise TableReject(party, f"acts for seat {action.seat}, sits in seat {seat}", "forged")
         openings = raw[2]
+        position = A.pick_position(action)
+        if position >= 0:
+            return self._apply_pick(party, action, position, openings)
         if len(openings) != len(action.cards):
             raise TableReject(party, "one opening per card", "malformed")
         try:
             eng.apply(self.state, action)  # legality first: nothing of the deck is touched yet
         except eng.IllegalAction as exc:
             raise TableReject(party, exc.message("en"), exc.code) from exc
-        hand = self.hand_slots.get(seat, [])
+        hand = self.hand_slots.get(action.seat, [])
         plans: list[tuple[int, int, Tokens | None]] = []
         for card, opening in zip(action.cards, openings, strict=True):
             slot, tokens = self._parse_opening(party, opening)
@@ -525,6 +563,46 @@ class TableMachine:
                 self.deck.begin(RevealOp(self._open_step(slot), (slot,), by=party))
                 self.deck.receive(tokens)
         return self._engine(action)
+
+    def _apply_pick(self, party: int, action: eng.Action, position: int,
+                    openings: tuple[object, ...]) -> list[TableEvent]:
+        """оборотный: a play by position. The play must be open to the seat now and the position
+        in its hand; the card there is opened to everyone by the tokens of a party that sees it
+        (a RevealOp, proven), then the action is applied with it — a wrong card is penalised
+        by the engine, not refused."""
+        if openings:
+            raise TableReject(party, "a pick by position has no openings", "malformed")
+        slot = self.check_pick(party, action)
+        card = self.deck.slots[slot].card
+        if card is not None:  # a card he took from the table: everybody has seen it
+            return self._engine(A.resolve_pick(action, card))
+        self._pick = action
+        self._pending_chance = "pick"
+        return self._begin(RevealOp(self._open_step(slot), (slot,)))
+
+    def check_pick(self, party: int, action: eng.Action) -> int:
+        """The slot a pick by `party` opens, if the play is open to its seat now and the
+        position is in its hand; else TableReject (nothing applied)."""
+        state = self.state
+        seat = action.seat
+        if state is None or not state.game.tables.blind:
+            raise TableReject(party, "a pick by position is a move of оборотный", "malformed")
+        if seat != self.seat_of_party[party]:
+            raise TableReject(party, f"acts for seat {seat}", "forged")
+        template = eng.Action(action.kind, seat, (), action.target)
+        if template not in blind_templates(state, seat):
+            raise TableReject(party, f"seat {seat} may not make that play now", "illegal")
+        hand = self.hand_slots.get(seat, [])
+        position = A.pick_position(action)
+        if not 0 <= position < len(hand):
+            raise TableReject(party, f"seat {seat}'s hand has no position {position}", "illegal")
+        return hand[position]
+
+    def acts_for(self, party: int, action: eng.Action) -> bool:
+        """Whether `party` may submit `action`: its own seat's, or (оборотный) a claim it makes
+        for the claimant on its right."""
+        seat = self.seat_of_party[party]
+        return action.seat == seat or self._claims_for(seat, action)
 
     def _check_opening(self, party: int, slot: int, card: int, tokens: Tokens) -> None:
         found = self.deck.slots[slot].view_of(party)
@@ -586,6 +664,8 @@ class TableMachine:
         if self.state is not None and self.party >= 0:
             for seat, cards in sorted(elsewhere.items()):
                 self.state = eng.learn(self.state, seat, tuple(cards))
+                if self.state.game.tables.blind:
+                    out.append(HandSeen(seat, tuple(cards)))
             if learned:
                 self.state = eng.learn(self.state, self.my_seat, tuple(learned))
                 out.append(CardsLearned(tuple(learned)))
@@ -603,6 +683,10 @@ class TableMachine:
                 out += self._reshuffled(ev.slots)
             elif isinstance(ev, dev.ShuffleDone):
                 out += self._engine(eng.Action(A.DEAL, eng.CHANCE))
+            elif isinstance(ev, dev.CardRevealed) and self._pending_chance == "pick":
+                assert self._pick is not None
+                action, self._pick, self._pending_chance = self._pick, None, ""
+                out += self._engine(A.resolve_pick(action, ev.card_id))
             elif isinstance(ev, dev.CardRevealed) and self._pending_chance == "reveal":
                 self._pending_chance = ""
                 out += self._engine(eng.Action(A.REVEAL, eng.CHANCE, (ev.card_id,)))
@@ -684,7 +768,7 @@ class TableMachine:
                     self.locked_slots.setdefault(seat, []).append(k)
                     continue
                 self.hand_slots[seat].append(k)
-                grants.append((k, (self.party_of_seat[seat],)))
+                grants.append((k, self._viewers(seat)))
             self.stock_slots = list(range(count, self.n_cards))
             return grants
         if isinstance(ev, E.Unlocked):
@@ -724,7 +808,7 @@ class TableMachine:
             slots, self.stock_slots = self.stock_slots[:ev.n], self.stock_slots[ev.n:]
             self.hand_slots[ev.seat] += slots
             party = self.party_of_seat[ev.seat]
-            viewer: tuple[int, ...] = (party,)
+            viewer = self._viewers(ev.seat)
             # невидимый: the dealer's seat drawing the bottom card has seen it already
             seen = [s for s in slots if party in self.deck.slots[s].viewers]
             if seen and party == self.party and self.state is not None:
@@ -733,7 +817,7 @@ class TableMachine:
                 self._learned_now += cards
             return [(s, viewer) for s in slots
                     if self.deck.slots[s].card is None and s not in seen]
-        if isinstance(ev, (E.Led, E.ThrewIn, E.Beat, E.Transferred)):
+        if isinstance(ev, (E.Led, E.ThrewIn, E.Beat, E.Transferred, E.Misplayed)):
             cards = ev.cards if isinstance(ev, E.Led) else (ev.card,)
             if isinstance(ev, E.Transferred) and ev.shown:
                 return []
@@ -780,7 +864,7 @@ class TableMachine:
                 before_shown = round_.shown.get(ev.seat, ())
                 jokers = round_.round == JOKER_ROUND
             self.claims.append(_Claim(ev.seat, ev.card, hand, claim_suit(before, ev.seat),
-                                      before_shown, jokers))
+                                      before_shown, jokers, before.actors[0]))
             return []
         return []
 
@@ -885,11 +969,13 @@ class TableMachine:
                 trump_cards = sum(1 << c for c in held if game.deck.faces[c].kind in JOKERS)
             trumps = sorted((game.rank[c], c) for c in held
                             if any_card or (trump_cards >> c) & 1)
+            # оборотный: the seat that claimed for him answers for the claim
+            by = claim.by if claim.by >= 0 else claim.seat
             if claim.card < 0 and trumps:
-                cheaters.append((claim.seat, "said «no trump» while holding one"))
+                cheaters.append((by, "said «no trump» while holding one"))
             elif claim.card >= 0 and (claim.card not in held or not trumps
                                       or trumps[0][0] != game.rank[claim.card]):
-                cheaters.append((claim.seat, "showed a card that was not the lowest" if any_card
+                cheaters.append((by, "showed a card that was not the lowest" if any_card
                                  else "showed a trump that was not the lowest"))
         for seat, led, slots in self.lead_checks:
             if game.rank[led] != max(game.rank[cards[s]] for s in slots):

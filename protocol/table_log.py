@@ -10,6 +10,7 @@ where a false one makes every honest peer skip the intent and name its author).
 from __future__ import annotations
 
 from p2p_durak import engine as eng
+from p2p_durak.engine.actions import pick_position
 from p2p_durak.protocol import codec
 from p2p_durak.protocol.errors import ProtocolError
 from p2p_durak.protocol.machine import MachineReject
@@ -87,13 +88,18 @@ class TableLogMachine:
             raise MachineReject(RejectCode.NOT_YOUR_TURN, "no move while the deck is busy")
         try:
             action = eng.decode_action(raw[1])
-            eng.apply(state.state, action)
+            if pick_position(action) >= 0:  # оборотный: a play by position, card unseen
+                state.check_pick(seat, action)
+            else:
+                eng.apply(state.state, action)
         except ValueError as exc:
             raise MachineReject(RejectCode.MALFORMED, f"malformed action: {exc}") from exc
         except eng.IllegalAction as exc:
             raise MachineReject(_CODES.get(exc.code, RejectCode.ILLEGAL_ACTION),
                                 exc.message("en")) from exc
-        if action.seat != state.seat_of_party[seat]:
+        except TableReject as exc:
+            raise _reject(exc) from exc
+        if not state.acts_for(seat, action):
             raise MachineReject(RejectCode.NOT_YOUR_TURN, "a move for another seat")
 
     def apply(self, state: TableMachine, seat: int, intent: Intent) -> TableMachine:

@@ -16,6 +16,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
+from p2p_durak.bots.blind import blind_action
 from p2p_durak.engine import (
     CHANCE,
     Action,
@@ -41,6 +42,7 @@ class Bot:
     """Base class: keeps the seat's partial view; subclasses implement `decide`."""
 
     level = "base"
+    plays_blind = True  # оборотный: decide by `blind.blind_action` (the random bot does not)
 
     def __init__(self, seat: int, rng: random.Random) -> None:
         self.seat = seat
@@ -72,6 +74,11 @@ class Bot:
         """The cards privately dealt or drawn to this bot's own seat."""
         self._view = learn(self.view, self.seat, tuple(cards))
 
+    def learn_hand(self, seat: int, cards: Sequence[int]) -> None:
+        """оборотный: cards of another seat's hand, which this seat sees and that one does
+        not (its own it is never told)."""
+        self._view = learn(self.view, seat, tuple(cards))
+
     def choose(self, view: State | None = None) -> Action:
         """One of `legal_actions(view, seat)`.
 
@@ -92,10 +99,15 @@ class Bot:
         options = legal_actions(own, self.seat)
         if not options:
             raise ValueError(f"seat {self.seat} has no legal action now")
-        if own.hidden[self.seat]:
+        blind = own.game.tables.blind
+        if own.hidden[self.seat] and not blind:
             raise BotDesync(f"seat {self.seat} has not been told all its own cards")
         if len(options) == 1:
             return options[0]
+        if blind and self.plays_blind:
+            # оборотный: his own cards are not in his view; plays are picks by position
+            self.deliberated = True
+            return blind_action(own, self.seat, options, self.rng)
         if waiting_thrower(own, self.seat) and pass_(self.seat) in options:
             # The defender still has cards to answer: a pass holds only until the table
             # changes, so passing now is waiting, and throwing after the beat sees more.

@@ -24,6 +24,7 @@ among the slots held then; the sampler honours the hint with probability `SOFT_W
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 
 from p2p_durak.bots.features import bits, trump_mask
 from p2p_durak.engine import CHANCE, UNKNOWN, Action, Game, State
@@ -93,6 +94,11 @@ class Knowledge:
                 if before.covers[index] == UNKNOWN:
                     could_beat |= beaters[attack]
             self._narrow(s, SOFT, could_beat & ~trumps)
+
+    def shown(self, s: int, cards: Sequence[int]) -> None:
+        """оборотный: these cards of seat `s`'s hidden slots were shown to this seat."""
+        for card in cards:
+            self._remove_slot(s, card)
 
     def _revealed_from_hidden(self, before: State, action: Action, s: int) -> list[int]:
         """Cards of `action` that came out of seat `s`'s hidden part."""
@@ -168,7 +174,11 @@ def determinize(view: State, knowledge: Knowledge, rng: random.Random) -> State:
     pool = knowledge.unseen(view)
     slots: list[tuple[int, int, int, int]] = []  # (seat, count, hard, soft)
     for s in range(game.n_players):
-        if s == knowledge.seat or not view.hidden[s]:
+        if not view.hidden[s]:
+            continue
+        if s == knowledge.seat:
+            if game.tables.blind:  # оборотный: his own cards are the ones he does not see
+                slots.append((s, view.hidden[s], 0, 0))
             continue
         honour = rng.random() < SOFT_WEIGHT
         for count, hard, soft in knowledge.groups[s]:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from p2p_durak.bots.base import Bot
@@ -17,6 +17,7 @@ class RandomBot(Bot):
     """A uniformly random legal action (the colleague's `random_bot` policy, as a peer)."""
 
     level = "random"
+    plays_blind = False
 
     def __init__(self, seat: int, rng: random.Random) -> None:
         super().__init__(seat, rng)
@@ -47,6 +48,10 @@ class MemoryBot(Bot):
 
     def on_observed(self, before: State, action: Action, after: State) -> None:
         self.memory.update(before, action, after)
+
+    def learn_hand(self, seat: int, cards: Sequence[int]) -> None:
+        super().learn_hand(seat, cards)
+        self.memory.shown(seat, cards)
 
     @property
     def memory(self) -> Knowledge:

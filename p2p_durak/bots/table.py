@@ -14,6 +14,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from p2p_durak.bots.base import Bot, priority_actor
+from p2p_durak.bots.blind import HandOrder, blind_shares
 from p2p_durak.engine import (
     CHANCE,
     Action,
@@ -51,6 +52,7 @@ class LocalTable:
         self.bots = list(bots)
         self.rng = rng
         self.log: list[Action] = []
+        self.hand_order = HandOrder()  # оборотный: the positions blind picks name
         # called with (seat, wall seconds, thread CPU seconds) after every bot decision that weighed
         # several options
         self.on_decision: Callable[[int, float, float], None] | None = None
@@ -78,14 +80,19 @@ class LocalTable:
         action = bot.choose()
         if self.on_decision is not None and bot.deliberated:
             self.on_decision(seat, time.perf_counter() - start, time.thread_time() - start_cpu)
-        return action
+        return self.hand_order.resolve(self.state, action)  # оборотный: a pick by position
 
     def commit(self, action: Action) -> None:
         """Apply an action to the full state and feed it to the bots."""
         self.state, events = apply(self.state, action)
         self.log.append(action)
+        if self.state.game.tables.blind:
+            self.hand_order.sync(self.state)
         for bot in self.bots:
             bot.observe(action)
+        if self.state.game.tables.blind:
+            self._feed_blind(events)
+            return
         for event in events:
             if isinstance(event, (E.Dealt, E.HandsRotated)):  # круговой: a new hand each
                 for seat, bot in enumerate(self.bots):
@@ -94,6 +101,13 @@ class LocalTable:
                 # круговой: a card drawn and then passed on is no longer this seat's to learn
                 hand = self.state.hands[event.seat]
                 self.bots[event.seat].learn(tuple(c for c in event.cards if (hand >> c) & 1))
+
+    def _feed_blind(self, events: tuple[E.Event, ...]) -> None:
+        """оборотный: a seat's deal and draws go to every other seat's bot, never its own."""
+        for holder, cards in blind_shares(self.state, events):
+            for seat, bot in enumerate(self.bots):
+                if seat != holder:
+                    bot.learn_hand(holder, cards)
 
     def play(self, max_seat_actions: int = MAX_SEAT_ACTIONS) -> Played:
         seat_actions = 0

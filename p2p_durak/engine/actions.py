@@ -9,6 +9,13 @@ CHANCE: Final = -1
 """The pseudo-seat that acts in chance phases (deal, reveals, lots): OpenSpiel's chance player."""
 
 
+BLIND_BASE: Final = 512
+"""оборотный: a card id from here up names a position in the actor's own hand (id - BLIND_BASE)
+instead of a card: the pick of a player who cannot see his cards. Only his own view lists such
+picks; the networked table opens the card at that position and applies the action with the
+card it holds (`resolve_pick`). The engine itself refuses them (no such card)."""
+
+
 class Kind(IntEnum):
     DEAL = 0
     REVEAL = 1  # chance: a card becomes public (the trump card, the hidden trump)
@@ -136,6 +143,24 @@ def lead_stock(seat: int) -> Action:
 
 def concede(seat: int) -> Action:
     return Action(CONCEDE, seat)
+
+
+def pick(template: Action, position: int) -> Action:
+    """оборотный: the play `template` (an action without its card) with the card at `position`
+    of the actor's hand, which he does not see."""
+    return Action(template.kind, template.seat, (BLIND_BASE + position,), template.target)
+
+
+def pick_position(action: Action) -> int:
+    """The hand position an action picks blind, or -1 when it names its cards."""
+    if len(action.cards) == 1 and action.cards[0] >= BLIND_BASE:
+        return action.cards[0] - BLIND_BASE
+    return -1
+
+
+def resolve_pick(action: Action, card: int) -> Action:
+    """A blind pick with the card that turned out to be at its position."""
+    return Action(action.kind, action.seat, (card,), action.target)
 
 
 def encode_action(action: Action) -> tuple[int, int, tuple[int, ...], int]:

@@ -19,7 +19,17 @@ from collections.abc import Sequence
 from itertools import chain, combinations, product
 
 from p2p_durak.engine import events as E
-from p2p_durak.engine.actions import BEAT, CHANCE, LEAD, LEAD_STOCK, SHOW, THROW, Action
+from p2p_durak.engine.actions import (
+    BEAT,
+    BLIND_BASE,
+    CHANCE,
+    LEAD,
+    LEAD_STOCK,
+    SHOW,
+    THROW,
+    TRANSFER,
+    Action,
+)
 from p2p_durak.engine.cards import bits, cards_of
 from p2p_durak.engine.errors import IllegalAction, Reason
 from p2p_durak.engine.events import EventSink
@@ -379,6 +389,45 @@ def _extend_throws(out: list[Action], seat: int, prefix: tuple[int, ...], higher
             _extend_throws(out, seat, cards, higher, room - 1)
 
 
+def blind_templates(state: State, seat: int) -> list[Action]:
+    """оборотный: the plays open to `seat` now, each without its card (a beat with its target):
+    «игрок не видит своих карт», so any card of his may be meant for any of them, and only
+    once it is shown does the engine check it (`misplay`)."""
+    t = state.game.tables
+    if state.phase == PHASE_LEAD:
+        return [Action(LEAD, seat)] if seat == state.attacker else []
+    if state.phase != BOUT or seat not in state.actors:
+        return []
+    if seat == state.defender and not state.taking and UNKNOWN in state.covers:
+        out = [Action(BEAT, seat, (), i) for i, c in enumerate(state.covers) if c == UNKNOWN]
+        if transfer_rank_card(state) >= 0:
+            target = transfer_target_of(t, state.out, seat)
+            if can_transfer(t, seat, target, len(state.table), state.covers.count(UNKNOWN),
+                            True, state.bout, state.hand_size(target)):
+                out.append(Action(TRANSFER, seat))
+        return out
+    return [Action(THROW, seat)]
+
+
+def blind_actions(state: State, seat: int) -> list[Action]:
+    """оборотный: `seat`'s legal actions, sorted. Where this state knows his whole hand (a
+    full state, or another seat's view) every play with every card of it; in his own view,
+    which does not hold his cards, every play with every position of his hand (`pick`)."""
+    templates = blind_templates(state, seat)
+    if not templates:
+        return []
+    hidden = state.hidden[seat]
+    cards = [BLIND_BASE + p for p in range(state.hand_size(seat))] if hidden \
+        else list(bits(state.hands[seat]))
+    options = [Action(tp.kind, seat, (card,), tp.target) for tp in templates for card in cards]
+    t = state.game.tables
+    options.append(t.pass_[seat] if templates[0].kind == THROW else t.take[seat])
+    if templates[0].kind == LEAD:
+        options.pop()
+    options.sort()
+    return options
+
+
 def transfer_rank_card(state: State) -> int:
     """An attack card whose rank a transfer must match now, or -1 when no transfer is open:
     before_first_cover the lead (nothing covered yet); any_unbeaten_same_rank any unbeaten
@@ -566,6 +615,8 @@ def on_throw(state: State, action: Action, ev: EventSink) -> State:
     if not (state.table_ranks >> card) & 1 or (
             seat == state.defender and state.shown & t.proezd
             and not (t.same_rank[state.table[0]] >> card) & 1):
+        if t.blind:
+            return misplay(state, seat, card, THROW, -1, ev)
         raise IllegalAction(Reason.THROW_MUST_BEAT if t.throw_beats
                             else Reason.RANK_NOT_ON_TABLE)
     return do_throw(state, seat, card, ev)
@@ -605,6 +656,8 @@ def on_beat(state: State, action: Action, ev: EventSink) -> State:
     card = action.cards[0]
     check_card(state, seat, card)
     if not (state.game.tables.beaters[state.trump + 1][state.table[target]] >> card) & 1:
+        if state.game.tables.blind:
+            return misplay(state, seat, card, BEAT, target, ev)
         raise IllegalAction(Reason.DOES_NOT_BEAT)
     return do_beat(state, seat, card, target, ev)
 
@@ -645,6 +698,12 @@ def on_transfer(state: State, action: Action, ev: EventSink) -> State:
     card = action.cards[0]
     check_card(state, seat, card)
     if game.rank[card] != game.rank[rank_card] or game.rank[card] < 0:
+        if t.blind and not showing:
+            target = transfer_target_of(t, state.out, seat)
+            if not can_transfer(t, seat, target, len(state.table), state.covers.count(UNKNOWN),
+                                True, state.bout, state.hand_size(target)):
+                raise IllegalAction(Reason.TRANSFER_CAPACITY)
+            return misplay(state, seat, card, TRANSFER, -1, ev)
         raise IllegalAction(Reason.TRANSFER_NOT_ALLOWED, "the card must be of the attack rank")
     if showing and (not (t.trumps[state.trump + 1] >> card) & 1 or (state.shown >> card) & 1):
         raise IllegalAction(Reason.SHOW_NOT_ALLOWED)
@@ -685,6 +744,29 @@ def lead_throwable(t: GameTables, cards: Sequence[int]) -> int:
         for card in cards:
             throwable |= t.throwable[card]
     return throwable
+
+
+def misplay(state: State, seat: int, card: int, kind: int, target: int,
+            ev: EventSink) -> State:
+    """оборотный: a card picked blind that does not fit. «Если игрок неправильно подбросит
+    карту, то все карты он забирает к себе, а ход переходит к следующему игроку по часовой
+    стрелке»: a wrong throw-in makes the thrower take the table, the wrong card with it. A
+    wrong beat or transfer (the catalogue: «отбивает … правильно», no second attempt) leaves
+    the card on the table and the defender takes it all. The bout ends either way."""
+    hands, hidden = without(state.hands, state.hidden, seat, card)
+    if ev is not None:
+        ev.append(E.Misplayed(seat, card, kind, target))
+    table, covers, table_by = state.table, state.covers, state.table_by
+    if kind == BEAT:
+        covers = covers[:target] + (card,) + covers[target + 1:]
+    else:
+        table, covers, table_by = table + (card,), covers + (UNKNOWN,), table_by + (seat,)
+    t = state.game.tables
+    # the next attacker: left of the penalised seat (close_bout's rule after a take), or, by
+    # the knob, left of the bout's attacker
+    after = state.attacker if t.penalty_from_attacker else -1
+    return _closed(state, hands, hidden, table, covers, table_by, seat, True, ev,
+                   state.otboi, after)
 
 
 def do_throw_cards(state: State, seat: int, cards: tuple[int, ...], ev: EventSink) -> State:
@@ -850,7 +932,7 @@ def on_reshuffle(state: State, action: Action, ev: EventSink) -> State:
 
 def _closed(state: State, hands: tuple[int, ...], hidden: tuple[int, ...],
             table: tuple[int, ...], covers: tuple[int, ...], table_by: tuple[int, ...],
-            defender: int, took: bool, ev: EventSink, otboi: int) -> State:
+            defender: int, took: bool, ev: EventSink, otboi: int, next_from: int = -1) -> State:
     game = state.game
     new_hands, new_hidden = list(hands), list(hidden)
     stock, trump, trump_card = state.stock, state.trump, state.trump_card
@@ -864,7 +946,7 @@ def _closed(state: State, hands: tuple[int, ...], hidden: tuple[int, ...],
     phase, stock, out, finish, discard, result, attacker, defender = close_bout(
         game.tables, game.rank, new_hands, new_hidden, stock, table, covers, table_by,
         state.attacker, defender, took, state.out, state.finish, state.discard, state.bout,
-        state.hidden_trump, ev, locked, tally)
+        state.hidden_trump, ev, locked, tally, next_from)
     actors = _NO_ACTORS if phase == OVER else (
         game.tables.solo[attacker] if phase == PHASE_LEAD else (CHANCE,))
     if state.seat_trumps:
@@ -916,12 +998,14 @@ def close_bout(t: GameTables, rank: tuple[int, ...], hands: list[int], hidden: l
                table_by: Sequence[int], attacker: int, defender: int, took: bool, out: int,
                finish: tuple[int, ...], discard: int, bout: int, hidden_trump: int,
                ev: EventSink, locked: list[tuple[int, ...]] | None = None,
-               tally: tuple[int, ...] = ()) -> tuple[
+               tally: tuple[int, ...] = (), next_from: int = -1) -> tuple[
                    int, tuple[int, ...], int, tuple[int, ...], int, Result | None, int, int]:
     """Close a bout nobody can act in any more: the table goes to the taker or the discard,
     hands are refilled (in place), players with no cards leave once the stock is empty, and
     the game ends or the next bout starts. Returns the next phase, stock, out mask, finish
-    order, discard, result, attacker and defender."""
+    order, discard, result, attacker and defender. `defender` is the seat that takes when
+    `took` (оборотный: also a thrower penalised); `next_from`, when set, is the seat whose left
+    neighbour attacks next instead."""
     table_mask = 0
     for card in table:
         table_mask |= 1 << card
@@ -977,6 +1061,8 @@ def close_bout(t: GameTables, rank: tuple[int, ...], hands: list[int], hidden: l
     # after a take the taker's left neighbour leads; after a defence the defender
     attacker = next_active_of(t.n_players, out, defender, 1) if took or (out >> defender) & 1 \
         else defender
+    if next_from >= 0:
+        attacker = next_active_of(t.n_players, out, next_from, 1)
     defender = defender_for(t, out, attacker)
     if ev is not None:
         limit = t.first_limit if bout == 0 else t.later_limit

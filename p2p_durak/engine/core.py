@@ -14,6 +14,7 @@ from p2p_durak.engine import actions as A
 from p2p_durak.engine import events as E
 from p2p_durak.engine.actions import CHANCE, Action
 from p2p_durak.engine.bout import (
+    blind_actions,
     defender_actions,
     leads,
     on_beat,
@@ -81,7 +82,7 @@ def sequencer(state: State) -> int:
     if phase == LEAD:
         return state.attacker
     if phase == CLAIM:
-        return claimant(state)
+        return state.actors[0]  # the claimant (оборотный: the seat that claims for him)
     if phase == NAME_TRUMP:
         return state.actors[0]
     return state.game.dealer
@@ -96,6 +97,8 @@ def legal_actions(state: State, seat: int) -> tuple[Action, ...]:
     knows are listed (a node lists its own seat's, which it knows fully)."""
     phase = state.phase
     if phase == BOUT:
+        if state.game.tables.blind:
+            return tuple(blind_actions(state, seat))
         if seat == state.defender:
             if not state.taking and UNKNOWN in state.covers:
                 return tuple(defender_actions(state))
@@ -108,11 +111,15 @@ def legal_actions(state: State, seat: int) -> tuple[Action, ...]:
     if phase == LEAD:
         if seat != state.attacker:
             return ()
+        if state.game.tables.blind:
+            return tuple(blind_actions(state, seat))
         return tuple(leads(state))
     if seat == CHANCE:
         return tuple(sorted(chance_outcomes(state)))
-    if phase == CLAIM and seat == claimant(state):
-        return tuple(sorted(claims_for(state, seat)))
+    if phase == CLAIM and seat in state.actors:
+        # оборотный: the claimant cannot see his hand, so the seat on his left, who does,
+        # shows his lowest trump for him (`claim_actor`)
+        return tuple(sorted(claims_for(state, claimant(state))))
     if phase == NAME_TRUMP and seat in state.actors:
         return tuple(A.name_trump(seat, suit) for suit in range(4))
     return ()

@@ -111,6 +111,17 @@ class Discarded(NamedTuple):
     cards: tuple[int, ...]
 
 
+class Misplayed(NamedTuple):
+    """оборотный: a card picked blind did not fit (`kind`: the THROW, BEAT or TRANSFER it was
+    meant for; `target`: the attack card's index for a beat, else -1). It stays on the table
+    and the penalised seat takes the table (a `Took` follows)."""
+
+    seat: int
+    card: int
+    kind: int
+    target: int
+
+
 class Took(NamedTuple):
     seat: int
     cards: tuple[int, ...]
@@ -161,7 +172,8 @@ class GameOver(NamedTuple):
 Event = (Dealt | TrumpRevealed | TrumpReinserted | TrumpNamed | HiddenTrumpRevealed
          | TrumpSwapped | PersonalTrump | Claimed | FirstAttacker | BoutStarted | Led | ThrewIn
          | StockLeadDeclared | StockLed | Beat | Transferred | TakeDeclared | Passed | Discarded
-         | Took | Drew | Unlocked | Rebounded | HandsRotated | PlayerOut | Conceded | GameOver)
+         | Misplayed | Took | Drew | Unlocked | Rebounded | HandsRotated | PlayerOut | Conceded
+         | GameOver)
 
 EventSink = list[Event] | None
 """Where transitions append their events; None when the caller (a simulation) wants none."""

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from p2p_durak.engine.rules import RuleError, RuleSet, pending_knobs, validate
+from p2p_durak.engine.rules import BLIND_PENALTY, RuleError, RuleSet, pending_knobs, validate
 from p2p_durak.engine.tables import THROWN_IN_ONLY
 
 APP = "001_c746c7bb87124419.txt"
@@ -363,9 +363,18 @@ _P += [
     _pending_preset("navalenny", "Дурак наваленный", "Heaped durak",
                     "Whole deck dealt; the last dealt card shows the trump; no stock.",
                     deal_mode="whole_deck", trump_rule="last_dealt_card", refill_rule="none"),
-    _pending_preset("oborotny", "Дурак оборотный", "Backwards durak",
-                    "Hands held backwards: others see your cards, you do not.",
-                    hand_visibility="others_only", invalid_play_penalty=(("on", "take"),)),
+    Preset("oborotny", "Дурак оборотный", "Backwards durak", f"{COMPENDIUM}: «Дурак оборотный»",
+           "Hands are held backwards: everybody sees your cards but you. Every play is a card "
+           "picked blind by its place in your hand and checked once it is turned: a lead is "
+           "always good; a card that does not beat (or transfer) makes you take the table; a "
+           "wrong throw-in makes the thrower take every card on the table, and the turn passes "
+           "to his left. Your lowest trump is shown for you by the player on your left.",
+           "Карты держат рубашкой к себе: твои карты видят все, кроме тебя. Каждый ход — карта, "
+           "вытянутая вслепую по её месту в руке; её проверяют, когда она открыта: заходить "
+           "можно любой; если карта не бьёт (или не переводит), отбивающийся забирает стол; "
+           "кто неправильно подбросил, забирает все карты со стола, и ход переходит к его "
+           "соседу слева. Младший козырь за тебя показывает сосед слева.",
+           _comp(hand_visibility="others_only", invalid_play_penalty=BLIND_PENALTY)),
     _pending_preset("parnomastny", "Дурак парномастный", "Rank-or-suit durak",
                     "Throw-ins may match the rank or the suit of table cards.",
                     throw_in_match="rank_or_suit"),

@@ -223,6 +223,14 @@ def _face_key(text: str) -> tuple[int, int]:
 
 # ---- validation ------------------------------------------------------------------------
 
+# оборотный: the penalties of blind play (the catalogue's `invalid_play_penalty`): every play
+# is a pick by position, checked once the card is shown; a wrong beat or transfer makes the
+# defender take the table, a wrong throw-in makes the thrower take it. Those sub-knobs have one
+# value each and are implied (the table's rules travel in at most 4 KiB, docs/protocol.md);
+# the one choice is who leads next: the left of the penalised player, or of the bout's attacker
+BLIND_PENALTY: Overlay = (("next_attacker_after_penalty", "left_of_penalised"),)
+BLIND_PENALTY_FROM_ATTACKER: Overlay = (("next_attacker_after_penalty", "left_of_attacker"),)
+
 # The values the engine plays today. A knob value outside its glossary domain is an error;
 # a value inside the domain but not here is "pending".
 IMPLEMENTED: dict[str, frozenset[Any]] = {
@@ -282,7 +290,7 @@ IMPLEMENTED: dict[str, frozenset[Any]] = {
     "duplicate_beats": frozenset({False}),
     "joker_rule": frozenset({"none", "beats_any", "coloured", "beats_all_but_two"}),
     "defence_visibility": frozenset({"open"}),
-    "hand_visibility": frozenset({"owner_only"}),
+    "hand_visibility": frozenset({"owner_only", "others_only"}),
     "voluntary_take": frozenset({True}),
     "transfer_window": frozenset({"before_first_cover", "any_unbeaten_same_rank"}),
     "transfer_cards_per_action": frozenset({"1"}),
@@ -313,7 +321,7 @@ IMPLEMENTED: dict[str, frozenset[Any]] = {
     "pokerny_showdown": frozenset({"off"}),
     "dummy_hand": frozenset({()}),
     "challenge": frozenset({()}),
-    "invalid_play_penalty": frozenset({()}),
+    "invalid_play_penalty": frozenset({(), BLIND_PENALTY, BLIND_PENALTY_FROM_ATTACKER}),
     "counter": frozenset({"none", "beaten_cards", "figures_beaten", "pogony_pairs"}),
     "counter_counts": frozenset({"none", "successful_bouts_only", "lead_and_throw_in"}),
     "count_on_take": frozenset({False}),
@@ -502,6 +510,7 @@ def validate(rules: RuleSet, n_players: int | None = None) -> None:
             and not rules.lead_from_stock:
         raise RuleError("lead_from_stock", "the scope of a lead from the stock needs the lead "
                         "from the stock", "ограничение хода с колоды требует хода с колоды")
+    _validate_blind(rules)
     if n_players is not None:
         validate_players(rules, n_players)
 
@@ -531,6 +540,30 @@ def _validate_special_cards(rules: RuleSet) -> None:
     if rules.blank_card and rules.jokers_per_deck:
         raise RuleError("blank_card", "the blank and jokers in one deck are not a variant",
                         "пустышки и джокеров в одной колоде не бывает")
+
+
+def _validate_blind(rules: RuleSet) -> None:
+    """оборотный: hands held backwards go with the penalties of blind play, and every play is
+    one card picked by position (no shapes of leads, no shown trumps, no hands passed on)."""
+    blind = rules.hand_visibility == "others_only"
+    if blind != bool(rules.invalid_play_penalty):
+        raise RuleError("hand_visibility", "hands held backwards go with the penalties of "
+                        "blind play (invalid_play_penalty), and the other way round",
+                        "карты рубашкой к себе требуют штрафов за неверный ход вслепую, и "
+                        "наоборот")
+    if blind and (rules.lead_rule != "single" or rules.throw_in_cards_per_action != "1"
+                  or rules.transfer_by_showing != "off" or rules.self_throw_in != "off"
+                  or rules.lead_restriction != "any" or rules.hand_rotation != "off"
+                  or rules.locked_cards or rules.first_attacker_tiebreak != "lot"
+                  or rules.lead_from_stock):
+        raise RuleError("hand_visibility", "a player who cannot see his cards plays one card "
+                        "at a time: single leads and throw-ins, no showing, no forced leads, "
+                        "no hands passed on or locked, ties of the lowest trump by lot",
+                        "игрок, не видящий своих карт, ходит по одной карте: заход и "
+                        "подкидывание одной картой, без показа, без обязательного захода, "
+                        "без передачи и закрытых карт, равные младшие козыри — жребием")
+
+
 # a scored game: each counter with the loser or winner rule that reads it
 _SCORING = {"beaten_cards": ("fewest_beaten_cards", "none"),
             "figures_beaten": ("none", "most_figures"),

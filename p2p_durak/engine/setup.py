@@ -67,7 +67,8 @@ def evolve(state: State, *, phase: int | None = None, hands: tuple[int, ...] | N
         actors = game.tables.solo[attacker]
     elif phase == CLAIM:
         if len(claims) < game.n_players:
-            actors = game.tables.solo[(game.dealer + 1 + len(claims)) % game.n_players]
+            actors = game.tables.solo[claim_actor(game, (game.dealer + 1 + len(claims))
+                                                  % game.n_players)]
         else:  # щелковский's tie-break rounds
             round_ = claim_round(state._replace(claims=claims))
             actors = game.tables.solo[round_.seats[round_.done]]
@@ -233,6 +234,12 @@ def round_outcome(game: Game, seats: tuple[int, ...], cards: tuple[int, ...],
     if tiebreak:
         return tied, number + 1
     return None
+
+
+def claim_actor(game: Game, claimant: int) -> int:
+    """The seat that shows `claimant`'s lowest trump: himself, or (оборотный, where nobody sees
+    his own cards) the seat on his left, who sees them; the end-of-game audit checks it."""
+    return (claimant + 1) % game.n_players if game.tables.blind else claimant
 
 
 def claims_for(state: State, seat: int) -> list[Action]:

@@ -83,6 +83,7 @@ class GameTables:
         "base_shift",
         "beat",
         "beaters",
+        "blind",
         "bout_cap",
         "cap",
         "count_defended",
@@ -111,6 +112,7 @@ class GameTables:
         "order",
         "pair",
         "pass_",
+        "penalty_from_attacker",
         "pogony_max",
         "pogony_sixes",
         "proezd",
@@ -234,7 +236,13 @@ class GameTables:
         # армянский: the attacker may lead the top stock card unseen (a chance reveal follows)
         self.stock_lead: bool = rules.lead_from_stock
         self.stock_lead_first_only: bool = STOCK_LEAD_FIRST_ONLY in rules.extra
-        self.stepwise: bool = self.show_backward or self.thrown_only or self.stock_lead
+        # оборотный: nobody sees his own hand; every play is a pick by position, checked once
+        # the card is shown, and a wrong one is penalised (bout.misplay) instead of refused
+        self.blind: bool = rules.hand_visibility == "others_only"
+        self.penalty_from_attacker: bool = (
+            ("next_attacker_after_penalty", "left_of_attacker") in rules.invalid_play_penalty)
+        self.stepwise: bool = self.show_backward or self.thrown_only or self.stock_lead \
+            or self.blind
         # козырной: a beat records its card in `shown` (the bout's last card), and a defended
         # bout swaps it with the trump card under the stock
         self.swap_trump: bool = rules.trump_change == "swap_on_defence"

@@ -51,10 +51,16 @@ def state_hash(state: State) -> bytes:
 
 
 def private_view(state: State, seat: int) -> State:
-    """The partial view `seat` holds of `state`: its own hand, the public cards, nothing else."""
+    """The partial view `seat` holds of `state`: its own hand (оборотный: every hand but its
+    own), the public cards, nothing else."""
     n = state.game.n_players
-    hands = tuple(state.hands[s] if s == seat else 0 for s in range(n))
-    hidden = tuple(state.hidden[s] if s == seat else state.hand_size(s) for s in range(n))
+    if state.game.tables.blind:
+        # оборотный: «игрок не видит своих карт, а соперник их видит»: every hand but his own
+        hands = tuple(0 if s == seat else state.hands[s] for s in range(n))
+        hidden = tuple(state.hand_size(s) if s == seat else state.hidden[s] for s in range(n))
+    else:
+        hands = tuple(state.hands[s] if s == seat else 0 for s in range(n))
+        hidden = tuple(state.hidden[s] if s == seat else state.hand_size(s) for s in range(n))
     stock = tuple(c if c == state.trump_card and i == len(state.stock) - 1 else UNKNOWN
                   for i, c in enumerate(state.stock))
     locked = tuple((UNKNOWN,) * len(pile) for pile in state.locked)  # nobody sees them

@@ -10,7 +10,14 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from p2p_durak.bots.base import Bot
-from p2p_durak.protocol.table import CardsLearned, Moved, Seated, TableEvent, TableMachine
+from p2p_durak.protocol.table import (
+    CardsLearned,
+    HandSeen,
+    Moved,
+    Seated,
+    TableEvent,
+    TableMachine,
+)
 
 
 class BotFeed:
@@ -30,3 +37,5 @@ class BotFeed:
                 self.bot.observe(event.action)
             elif isinstance(event, CardsLearned):
                 self.bot.learn(event.cards)
+            elif isinstance(event, HandSeen):  # оборотный: another seat's cards
+                self.bot.learn_hand(event.seat, event.cards)

@@ -44,6 +44,7 @@ LINES: dict[str, tuple[str, str]] = {
     "Transferred": ("{who} transfers {card} → {whom}", "{who} переводит {card} → {whom}"),
     "TransferredShown": ("{who} shows {card} → {whom}", "{who} показывает {card} → {whom}"),
     "TakeDeclared": ("{who}: I take", "{who}: беру"),
+    "Misplayed": ("{who}: {card} does not fit", "{who}: {card} не подходит"),
     "Passed": ("{who}: pass", "{who}: пас"),
     "Discarded": ("Done (бито): {n} {cards_word}", "Бито: {n} {cards_word}"),
     "DiscardedCards": ("Done (бито): {cards}", "Бито: {cards}"),
@@ -164,6 +165,8 @@ class EventLines:
             return ("TransferredShown" if event.shown else "Transferred",
                     {"who": who(event.seat), "card": card(event.card),
                      "whom": who(event.new_defender)})
+        if isinstance(event, E.Misplayed):  # оборотный: a card picked blind did not fit
+            return "Misplayed", {"who": who(event.seat), "card": card(event.card)}
         if isinstance(event, E.TakeDeclared):
             return "TakeDeclared", {"who": who(event.seat)}
         if isinstance(event, E.Passed):

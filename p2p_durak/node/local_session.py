@@ -28,6 +28,7 @@ from dataclasses import dataclass, field
 import trio
 
 from p2p_durak.bots.base import Bot, priority_actor
+from p2p_durak.bots.blind import HandOrder, blind_shares
 from p2p_durak.bots.levels import LEVELS, make_bot
 from p2p_durak.engine import (
     CHANCE,
@@ -114,10 +115,10 @@ def make_level_bot(level: str, seat: int, rng: random.Random) -> tuple[Bot, str]
     raise RuntimeError("no bot level is available")
 
 
-def public_event(event: E.Event, seat: int) -> E.Event:
+def public_event(event: E.Event, seat: int, blind: bool = False) -> E.Event:
     """The event as `seat` may see it: another seat's drawn (магаданский: unlocked) cards stay
-    face down."""
-    if isinstance(event, (E.Drew, E.Unlocked)) and event.seat != seat:
+    face down; with hands held backwards (оборотный) his own do, and the others' show."""
+    if isinstance(event, (E.Drew, E.Unlocked)) and (event.seat == seat) == blind:
         return event._replace(cards=())
     return event
 
@@ -151,6 +152,7 @@ class LocalSession:
         self._scores = [0] * n
         self._game_number = 0
         self._state: State | None = None
+        self._hand_order = HandOrder()  # оборотный: the positions blind picks name
         self._log: list[LogLine] = []
         self._seq = 0
         self._notice: str | None = None
@@ -174,7 +176,10 @@ class LocalSession:
 
     async def act(self, action: Action) -> None:
         await trio.lowlevel.checkpoint()
-        if action.seat != self.me:
+        if action.seat != self.me and (self._state is None or self.me not in self.state.actors
+                                       or action not in legal_actions(
+                                           private_view(self.state, self.me), self.me)):
+            # (оборотный: a claim he makes for the claimant on his right is his to make)
             raise IllegalAction(Reason.NOT_YOUR_TURN, f"this session plays seat {self.me}")
         if self.game_over:
             raise IllegalAction(Reason.GAME_OVER)
@@ -233,6 +238,7 @@ class LocalSession:
         deck = list(range(game.n_cards))
         self._rng.shuffle(deck)
         self._state = new_game(game, deck)
+        self._hand_order = HandOrder()
         self._game_number += 1
         self._timeout_loser = None
         self._notice = None
@@ -327,11 +333,19 @@ class LocalSession:
 
     def _commit(self, action: Action) -> None:
         """Apply an action to the full state, feed every bot its share, log it."""
+        action = self._hand_order.resolve(self.state, action)  # оборотный: a blind pick
         self._state, events = apply(self.state, action)
         state = self._state
         for bot in (*self._bots.values(), self._stand_in):
             bot.observe(action)
-        for event in events:
+        blind = state.game.tables.blind
+        if blind:
+            self._hand_order.sync(state)
+            for holder, cards in blind_shares(state, events):
+                for bot in (*self._bots.values(), self._stand_in):
+                    if bot.seat != holder:
+                        bot.learn_hand(holder, cards)
+        for event in events if not blind else ():
             if isinstance(event, (E.Dealt, E.HandsRotated)):  # круговой: a new hand each
                 for bot in (*self._bots.values(), self._stand_in):
                     bot.learn(cards_of(state.hands[bot.seat]))
@@ -339,8 +353,9 @@ class LocalSession:
                 # круговой: a card drawn and then passed on is no longer this seat's to learn
                 hand = state.hands[event.seat]
                 self._feed(event.seat).learn(tuple(c for c in event.cards if (hand >> c) & 1))
+        for event in events:
             self._seq += 1
-            self._log.append(LogLine(self._seq, public_event(event, self.me)))
+            self._log.append(LogLine(self._seq, public_event(event, self.me, blind)))
         del self._log[: -self.setup.log_size]
         if state.result is not None:
             for seat in state.result.durak:

@@ -14,7 +14,7 @@ from p2p_durak.engine import events as E
 from p2p_durak.engine.cards import SUIT_NAMES, SUIT_SYMBOLS
 from p2p_durak.engine.state import trump_suits
 from p2p_durak.node.event_lines import EventLines
-from p2p_durak.protocol.table import AuditFinished, CardsLearned, Seated, TableEvent
+from p2p_durak.protocol.table import AuditFinished, CardsLearned, HandSeen, Seated, TableEvent
 
 _SUITS_RU = ("пики", "трефы", "бубны", "черви")
 
@@ -55,6 +55,9 @@ class Narrator:
         if isinstance(event, CardsLearned):
             return [_t(lang, f"my cards: {self.cards(event.cards)}",
                        f"мои карты: {self.cards(event.cards)}")]
+        if isinstance(event, HandSeen):  # оборотный: another seat's cards, unseen by him
+            return [_t(lang, f"{self.who(event.seat)} holds {self.cards(event.cards)}",
+                       f"{self.who(event.seat)} держит {self.cards(event.cards)}")]
         if isinstance(event, AuditFinished):
             if not event.cheaters:
                 return [_t(lang, "audit: every card and claim checked, all honest",
@@ -87,6 +90,8 @@ def event_record(event: TableEvent) -> dict[str, Any]:
                 "dealer": event.dealer}
     if isinstance(event, CardsLearned):
         return {"type": "my_cards", "cards": list(event.cards)}
+    if isinstance(event, HandSeen):
+        return {"type": "hand_seen", "seat": event.seat, "cards": list(event.cards)}
     if isinstance(event, AuditFinished):
         return {"type": "audit", "cheaters": [list(c) for c in event.cheaters]}
     return {"type": "move", "seat": event.seat,

@@ -11,6 +11,7 @@ VARIANTS += ["s_jokerom", "s_dvumya_jokerami", "pustyshka", "bolshoy", "zanudny"
              "s_par", "s_par_pyaterka"]
 VARIANTS += ["shchelkovsky"]
 VARIANTS += ["armyansky_1", "albansky"]
+VARIANTS += ["oborotny"]
 GAMES = 40
 
 

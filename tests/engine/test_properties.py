@@ -109,6 +109,19 @@ def _candidates(state: State, rng: random.Random, k: int) -> list[Action]:
     return out
 
 
+def _opened(action: Action, events: tuple[E.Event, ...]) -> int:
+    """The cards an action showed face up to every seat."""
+    mask = 0
+    if action.kind in (A.LEAD, A.THROW, A.BEAT, A.TRANSFER, A.CLAIM):
+        for card in action.cards:
+            mask |= 1 << card
+    for event in events:
+        if isinstance(event, E.Took):
+            for card in event.cards:
+                mask |= 1 << card
+    return mask
+
+
 def _refused_unchanged(state: State, action: Action) -> IllegalAction:
     before = _snapshot(state)
     with pytest.raises(IllegalAction) as caught:
@@ -129,6 +142,8 @@ class Lockstep:
         self.views = [new_game(game, None) for _ in range(game.n_players)]
         self.log: list[Action] = []
         self.hashes: list[bytes] = [state_hash(self.full)]
+        self.blind = game.tables.blind
+        self.public = 0  # the cards seen face up by every seat so far
         potayny = game.rules.trump_change == "hidden_second"
         self.hidden_card = order[game.n_players * game.rules.hand_size + 1] if potayny else None
 
@@ -140,6 +155,9 @@ class Lockstep:
             view_before = _snapshot(view)
             new_view, _ = apply(view, action)  # raises if the view refuses what the full accepts
             assert _snapshot(view) == view_before
+            if self.blind:  # оборотный: a view learns every hand but its own
+                self.views[seat] = self._learn_others(seat, new_view, new_full, events)
+                continue
             if action.kind == A.DEAL:
                 new_view = learn(new_view, seat, cards_of(new_full.hands[seat]))
             hand = new_full.hands[seat]
@@ -157,24 +175,65 @@ class Lockstep:
         digest = state_hash(new_full)
         self.hashes.append(digest)
         public = public_view(new_full)
+        self.public |= _opened(action, events) | (1 << new_full.trump_card
+                                                  if new_full.trump_card >= 0 else 0)
         for seat, view in enumerate(self.views):
             assert public_view(view) == public, (
                 f"seat {seat}'s view differs after {format_action(new_full, action)}")
+            if self.blind:
+                # оборотный: his own view holds none of his cards but those every seat saw
+                # face up (taken from the table, a claimed trump); every other hand it holds
+                assert not view.hands[seat] & ~self.public
+                assert all(view.hands[s] == new_full.hands[s] and not view.hidden[s]
+                           for s in range(self.game.n_players) if s != seat)
+                continue
             assert view.hands[seat] == new_full.hands[seat]
         if len(self.log) % 16 == 0 or is_over(new_full):
             assert all(state_hash(view) == digest for view in self.views)
         _check_cards(new_full, self.hidden_card)
 
+    def _learn_others(self, seat: int, view: State, full: State,
+                      events: tuple[E.Event, ...]) -> State:
+        for other in range(self.game.n_players):
+            if other != seat:
+                shown = full.hands[other] & ~view.hands[other]
+                if view.hidden[other] and shown:
+                    view = learn(view, other, cards_of(shown))
+        return view
+
     def check_own_legal_actions(self, seat: int) -> None:
         """A node lists its own seat's legal actions from its partial view alone."""
+        if self.blind:
+            if self.full.phase in (Phase.LEAD, Phase.BOUT):
+                self._check_blind_legal_actions(seat)
+            else:  # the claims: the seat on the claimant's left sees his hand
+                assert legal_actions(self.views[seat], seat) == legal_actions(self.full, seat)
+            return
         assert legal_actions(self.views[seat], seat) == legal_actions(self.full, seat)
         mine = private_view(self.full, seat)
         assert mine.hands[seat] == self.views[seat].hands[seat]
         assert state_hash(mine) == state_hash(self.full)
 
+    def _check_blind_legal_actions(self, seat: int) -> None:
+        """оборотный: his own view lists the same plays as the full state, each with every
+        position of his hand instead of every card; every other view lists the full state's."""
+        view, full = self.views[seat], self.full
+        mine, real = legal_actions(view, seat), legal_actions(full, seat)
+        assert {(a.kind, a.target) for a in mine} == {(a.kind, a.target) for a in real}
+        assert len(mine) == len(real)
+        if view.hidden[seat]:
+            assert all(c >= A.BLIND_BASE for a in mine for c in a.cards)
+        for other, other_view in enumerate(self.views):
+            if other != seat:
+                assert legal_actions(other_view, seat) == real
+        assert private_view(full, seat).hands[seat] == 0
+        assert state_hash(private_view(full, seat)) == state_hash(full)
+
     def check_refusals(self, rng: random.Random) -> None:
         for action in _candidates(self.full, rng, 3):
-            if action in legal_actions(self.full, action.seat):
+            # (оборотный: a claim is made for the claimant by the seat on his left)
+            if action in legal_actions(self.full, action.seat) or any(
+                    action in legal_actions(self.full, s) for s in self.full.actors if s >= 0):
                 continue
             error = _refused_unchanged(self.full, action)
             if action.kind in (A.CLAIM, A.NO_TRUMP) or action.seat == CHANCE:

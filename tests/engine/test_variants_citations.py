@@ -21,6 +21,7 @@ import test_variants_krugovoy
 import test_variants_magadansky
 import test_variants_navalenny
 import test_variants_nevidimy
+import test_variants_oborotny
 import test_variants_otboyny
 import test_variants_parnomastny
 import test_variants_perevodnoy_2
@@ -47,6 +48,7 @@ MODULES += (test_variants_s_jokerom, test_variants_s_dvumya_jokerami, test_varia
 MODULES += (test_variants_scored, test_variants_korol_govno, test_variants_krugovoy)
 MODULES += (test_variants_shchelkovsky,)
 MODULES += (test_variants_armyansky, test_variants_albansky)
+MODULES += (test_variants_oborotny,)
 CITED = [quote for module in MODULES for quote in citations._cited(module)]
 
 

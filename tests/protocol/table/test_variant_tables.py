@@ -342,3 +342,116 @@ def test_shchelkovsky_over_the_deck_with_proezdnoy_and_self_throw_ins(n: int,
     assert any(a.kind == eng.Kind.SHOW for a in played)
     for m in machines:
         assert m.audit == AuditFinished(())
+
+
+@pytest.mark.parametrize(("n", "seed", "base"), [(2, 95, "podkidnoy"), (3, 96, "podkidnoy"),
+                                                  (3, 97, "perevodnoy")])
+def test_oborotny_hands_are_seen_by_all_but_their_owner_through_the_deck(
+        n: int, seed: int, base: str) -> None:
+    """оборотный over the deck: every card dealt or drawn to a seat is a slot shown to every
+    other party and never to its own (the deck's tokens, with their proofs); a seat plays by
+    position, and the card there is opened by the tokens of a party that sees it. Checked
+    after every entry: no party has seen a card of its own hand that was not open to all, and
+    every party's engine view holds every other hand and none of its own but the open cards."""
+    from .test_table_machine import _deliver
+
+    rules = with_base_rules("oborotny", base)
+    machines = [TableMachine(seed.to_bytes(16, "big"), p, n, rules, _rng(seed * 100 + p))
+                for p in range(n)]
+    rng = __import__("random").Random(seed)
+    picks = 0
+    blind_checked = False
+    while machines[0].audit is None:
+        due = [(p, msg) for p, m in enumerate(machines) if (msg := m.owed()) is not None]
+        if due:
+            _deliver(machines, *rng.choice(due))
+        else:
+            party = rng.choice(machines[0].waiting_for())
+            move = rng.choice(machines[party].legal())
+            picks += eng.actions.pick_position(move) >= 0
+            _deliver(machines, party, machines[party].play(move))
+        for m in machines:
+            if m.state is None or m.my_seat < 0:
+                continue
+            mine = m.hand_slots.get(m.my_seat, [])
+            assert all(m.deck.slots[s].card is not None for s in mine if s in m.deck.seen)
+            if not blind_checked and m.state.phase == eng.Phase.LEAD:
+                # his own closed slots do not open with what his party holds
+                assert all(m.deck.try_open(s) is None for s in mine
+                           if m.deck.slots[s].card is None)
+            view = m.state
+            for seat in range(n):
+                held = view.hands[seat]
+                if seat == m.my_seat:
+                    public = {m.deck.slots[s].card for s in mine} - {None}
+                    assert set(eng.cards_of(held)) <= public
+                elif m.deck.pending_op() is None and view.phase in (eng.Phase.LEAD,
+                                                                    eng.Phase.BOUT):
+                    assert view.hidden[seat] == 0  # (a draw is shown in a deck step)
+        blind_checked = blind_checked or (machines[0].state is not None and \
+            machines[0].state.phase == eng.Phase.LEAD)
+    states = [m.state for m in machines]
+    assert all(s is not None and s.result is not None for s in states)
+    assert len({eng.state_hash(s) for s in states if s is not None}) == 1
+    for m in machines:
+        assert m.audit == AuditFinished(())
+    misplays = [e for ev in machines[0].history if isinstance(ev, Moved)
+                for e in ev.events if isinstance(e, E.Misplayed)]
+    assert picks > 10
+    assert misplays
+
+
+def test_oborotny_a_false_claim_names_the_seat_that_made_it() -> None:
+    """оборотный: a claimant cannot see his hand, so the seat on his left claims for him; the
+    audit names that seat, not the claimant, for a trump that was not the lowest."""
+    from dataclasses import replace
+
+    m, cards, check = _audited_cards("oborotny", seed=71)
+    game = m.state.game if m.state is not None else None
+    assert game is not None
+    index, claim = next((i, c) for i, c in enumerate(m.claims)
+                        if c.card >= 0 and len([x for x in c.slots
+                                                if (game.trump_mask(c.trump) >> cards[x]) & 1])
+                        > 1)
+    assert claim.by == (claim.seat + 1) % 2
+    trumps = [cards[s] for s in claim.slots if (game.trump_mask(claim.trump) >> cards[s]) & 1]
+    highest = max(trumps, key=lambda c: (game.rank[c], c))
+    m.claims[index] = replace(claim, card=highest)
+    assert check(cards) == AuditFinished(((claim.by, "showed a trump that was not the lowest"),))
+
+
+def test_oborotny_a_pick_is_refused_out_of_turn_or_off_the_hand() -> None:
+    """A pick of a play the seat may not make, or of a position beyond its hand, is refused
+    with the party named, nothing applied."""
+    from p2p_durak.engine import actions as A
+    from p2p_durak.protocol import codec
+    from p2p_durak.protocol.table import MOVE, TableReject
+
+    machines = _table(2, "oborotny", seed=98)
+    import random
+    rng = random.Random(98)
+    from .test_table_machine import _deliver
+    while not (machines[0].state is not None and machines[0].state.phase == eng.Phase.LEAD
+               and not machines[0].deck_due()):
+        due = [(p, msg) for p, m in enumerate(machines) if (msg := m.owed()) is not None]
+        if due:
+            _deliver(machines, *rng.choice(due))
+        else:
+            party = rng.choice(machines[0].waiting_for())
+            _deliver(machines, party, machines[party].play(rng.choice(machines[party].legal())))
+    m = machines[0]
+    assert m.state is not None
+    attacker = m.state.attacker
+    attacker_party, other_party = m.party_of_seat[attacker], m.party_of_seat[1 - attacker]
+    lead = A.pick(eng.Action(A.LEAD, attacker), 0)
+    assert lead in machines[attacker_party].legal()
+    before = m.state_hash()
+    throw = codec.encode((MOVE, eng.encode_action(A.pick(eng.Action(A.THROW, attacker), 0)), ()))
+    far = codec.encode((MOVE, eng.encode_action(A.pick(eng.Action(A.LEAD, attacker), 6)), ()))
+    other = codec.encode((MOVE, eng.encode_action(A.pick(eng.Action(A.LEAD, 1 - attacker),
+                                                          0)), ()))
+    for party, payload in ((attacker_party, throw), (attacker_party, far), (other_party, other)):
+        with pytest.raises(TableReject) as caught:
+            m.apply(party, payload)
+        assert caught.value.party == party
+    assert m.state_hash() == before
