@@ -33,6 +33,7 @@ STYLE = Style([
     ("card.black", "#000000"),
     ("card.red", "#af0000"),
     ("card.joker", "#5f00af"),
+    ("card.back", "#5f5f5f"),  # оборотный: one's own cards, held backwards
     ("card.playable", "bg:#ffffff bold"),
     ("card.dim", "bg:#8a8a8a"),
     ("card.marked", "bg:#87d7ff"),

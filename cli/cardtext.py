@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from p2p_durak.engine import Game, Suit
+from p2p_durak.engine.actions import BLIND_BASE
 from p2p_durak.engine.cards import NO_SUIT, SUIT_ASCII, SUIT_SYMBOLS
 from p2p_durak.engine.state import trump_suits
 
@@ -28,12 +29,16 @@ class CardText:
         self.ascii_only = ascii_only
 
     def __call__(self, card: int) -> str:
+        if card >= BLIND_BASE:  # оборотный: a card of his own hand, which he does not see
+            return "##" if self.ascii_only else "▒▒"
         return self.game.deck.card_text(card, self.lang, ascii_only=self.ascii_only)
 
     def many(self, cards: Iterable[int]) -> str:
         return " ".join(self(card) for card in cards)
 
     def style(self, card: int) -> str:
+        if card >= BLIND_BASE:
+            return "class:card.back"
         suit = self.game.suit[card]
         if suit == NO_SUIT:
             return "class:card.joker"

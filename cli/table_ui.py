@@ -66,6 +66,10 @@ class TableUi:
         state = self.state
         if state is None:
             return []
+        if state.game.tables.blind and state.hidden[self.me]:
+            # оборотный: he cannot see his cards; his hand is its positions, face down, and a
+            # key picks the card at a position (the legal actions are such picks)
+            return [A.BLIND_BASE + p for p in range(state.hand_size(self.me))]
         # двухкозырной: one's own trump suit goes last, as the common trump does
         trump = state.seat_trumps[self.me] if state.seat_trumps else state.trump
         return hand_order(state.game, cards_of(state.hands[self.me]), trump)
@@ -124,6 +128,12 @@ class TableUi:
         """Apply a table command; the action to submit, if the command asks for one."""
         if name != "leave":
             self.leave_armed = False
+        for_other = [a for a in self._legal_of(A.CLAIM) + self._legal_of(A.NO_TRUMP)
+                     if a.seat != self.me]
+        if for_other and (name in ("show", "pass", "play") or name.startswith("card:")):
+            # оборотный: he shows the lowest trump of the seat on his right, who cannot see
+            # his own cards; whatever he presses, that claim (or «no trump») is the move
+            return for_other[0]
         hand = self.hand()
         if name in ("left", "right", "home", "end"):
             self._move_cursor(name, len(hand))

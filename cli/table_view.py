@@ -27,14 +27,14 @@ from p2p_durak.cli.canvas import (
     pad_lines,
     text_width,
 )
-from p2p_durak.cli.cardtext import CardText, suit_symbol
+from p2p_durak.cli.cardtext import CardText, hand_order, suit_symbol
 from p2p_durak.cli.end_view import render_end_panel
 from p2p_durak.cli.event_text import EventText
 from p2p_durak.cli.i18n import Look
 from p2p_durak.cli.table_ui import DIGIT_KEYS, TableUi
 from p2p_durak.engine import UNKNOWN, State
 from p2p_durak.engine import actions as A
-from p2p_durak.engine.cards import NO_SUIT
+from p2p_durak.engine.cards import NO_SUIT, cards_of
 from p2p_durak.engine.presets import PRESETS
 from p2p_durak.engine.setup import JOKER_ROUND, claim_round
 from p2p_durak.engine.state import BOUT, CLAIM, DEAL, LEAD, NAME_TRUMP
@@ -100,7 +100,7 @@ def render_table_screen(ui: TableUi, look: Look, width: int, height: int,
     if snap.activity == "over":
         left = render_end_panel(snap, look, cards, left_width)
     else:
-        left = _players(snap, look, left_width) + [[]] + _table(ui, cards, look, post) \
+        left = _players(snap, look, left_width, cards) + [[]] + _table(ui, cards, look, post) \
             + [_activity(snap, look)]
     right = _log(snap, events, look, middle)
     lines = [_header(snap, cards, look, width), [("class:rule", "─" * width)]]
@@ -170,7 +170,7 @@ def _role(state: State, seat: int, snap: TableSnapshot, look: Look) -> tuple[str
     return "", ""
 
 
-def _players(snap: TableSnapshot, look: Look, width: int) -> list[Line]:
+def _players(snap: TableSnapshot, look: Look, width: int, cards: CardText) -> list[Line]:
     state = snap.state
     assert state is not None
     m = look.messages
@@ -209,6 +209,11 @@ def _players(snap: TableSnapshot, look: Look, width: int) -> list[Line]:
                       ("class:player.count", tally),
                       ("class:player.duraks", m("duraks_n", n=duraks) if duraks else "")]
         lines.append(fit(line, width))
+        if game.tables.blind and not mine and state.hands[seat]:
+            # оборотный: his cards face this player, who sees every hand but his own
+            held = hand_order(game, cards_of(state.hands[seat]), state.trump)
+            lines.append(fit([("", "    ")] + [(f"class:card {cards.style(c)}", f"{cards(c)} ")
+                                               for c in held], width))
     if game.rules.teams != "none":
         lines.append([("class:team", "  ★ "), ("class:dim", m("teammate"))])
     return lines
@@ -285,6 +290,8 @@ def _hand(ui: TableUi, cards: CardText, look: Look, width: int,
     my_turn = ui.my_turn()
     over = snap.activity == "over"
     title: Line = [("class:label", f" {m('hand')}: {m('cards_n', n=len(hand))}")]
+    if hand and hand[0] >= A.BLIND_BASE:  # оборотный: held backwards, a key picks blind
+        title.append(("class:dim", "  " + m("hand.blind")))
     if ui.waited_for():
         title.append(("class:your-turn", "  " + m("your_turn")))
     elif my_turn:
@@ -349,6 +356,12 @@ def _prompt(ui: TableUi, look: Look) -> str:
         # щелковский: the lowest trumps were equal; the next trumps, then the jokers decide
         jokers = claim_round(state).round == JOKER_ROUND
         return m("prompt.tie_joker" if jokers else "prompt.tie_next_trump")
+    claims = [a for a in ui.snapshot.legal if a.kind in (A.CLAIM, A.NO_TRUMP)] \
+        if ui.snapshot is not None else []
+    if claims and claims[0].seat != ui.me:  # оборотный: a claim for the seat on his right
+        who = ui.snapshot.seats[claims[0].seat].name if ui.snapshot is not None else "?"
+        return m("prompt.claim_for" if claims[0].kind == A.CLAIM else "prompt.no_trump_for",
+                 who=who)
     if A.CLAIM in kinds:
         return m("prompt.claim")
     if A.NO_TRUMP in kinds:

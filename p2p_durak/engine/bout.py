@@ -421,9 +421,10 @@ def blind_actions(state: State, seat: int) -> list[Action]:
         else list(bits(state.hands[seat]))
     options = [Action(tp.kind, seat, (card,), tp.target) for tp in templates for card in cards]
     t = state.game.tables
-    options.append(t.pass_[seat] if templates[0].kind == THROW else t.take[seat])
-    if templates[0].kind == LEAD:
-        options.pop()
+    if templates[0].kind == THROW:
+        options.append(t.pass_[seat])
+    elif templates[0].kind != LEAD:  # the defender
+        options.append(t.take[seat])
     options.sort()
     return options
 
