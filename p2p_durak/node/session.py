@@ -13,6 +13,7 @@ import math
 import trio
 
 from p2p_durak import engine as eng
+from p2p_durak.engine.actions import pick_position
 from p2p_durak.node.api import LogLine, SeatInfo, TableSnapshot
 from p2p_durak.node.game import GameRunner, Player, Turn
 from p2p_durak.protocol.messages import TurnTimer
@@ -69,7 +70,12 @@ class HumanPlayer(Player):
             raise eng.IllegalAction(eng.Reason.NOT_YOUR_TURN, "wait for your turn")
         state = turn.table.state
         assert state is not None
-        eng.apply(state, action)  # raises IllegalAction with its reason; nothing changes
+        if pick_position(action) >= 0:
+            # оборотный: a card he cannot see, by its position; the table opens it
+            if action not in turn.legal:
+                raise eng.IllegalAction(eng.Reason.NOT_IN_HAND, "no such pick now")
+        else:
+            eng.apply(state, action)  # raises IllegalAction with its reason; nothing changes
         self._turn = None
         await runner.move(turn.seq, action)
 

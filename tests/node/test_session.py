@@ -64,3 +64,44 @@ async def test_a_person_plays_a_whole_game_through_the_session(
     runner = nodes[0].runner
     assert runner is not None
     assert runner.diagnosis is None
+
+
+async def test_a_person_plays_oborotny_by_position_through_the_session(
+        tmp_path: Path, autojump_clock: trio.testing.MockClock) -> None:
+    """Дурак оборотный at a networked table: the person's snapshots hold every other hand and
+    none of his own unseen cards; his moves are picks by position, which the table opens."""
+    human = HumanPlayer(table_name="kitchen", preset_id="oborotny", names=["me", "bot"],
+                        bots={1: "easy"})
+    seen: list[TableSnapshot] = []
+    picks: list[eng.Action] = []
+
+    async def person() -> None:
+        async for snap in human.snapshots:
+            seen.append(snap)
+            if snap.activity == "over":
+                return
+            if not snap.legal or (snap.state is not None and snap.state.phase == eng.Phase.OVER):
+                continue
+            move = snap.legal[-1] if snap.legal[-1].cards else snap.legal[0]
+            if eng.actions.pick_position(move) >= 0:
+                picks.append(move)
+            await human.act(move)
+
+    async with trio.open_nursery() as nursery:
+        nursery.start_soon(person)
+        await play_table(tmp_path, [human, BotPlayer(level="easy", seed=3)], "oborotny",
+                         limit=900)
+        nursery.cancel_scope.cancel()
+    assert seen[-1].activity == "over"
+    assert picks
+    turns = [snap for snap in seen if snap.legal and snap.state is not None
+             and snap.state.phase in (eng.Phase.LEAD, eng.Phase.BOUT)]
+    assert turns
+    for snap in turns:
+        state = snap.state
+        assert state is not None
+        assert state.hidden[1 - snap.my_seat] == 0  # he sees the other hand whole
+    # and at his turns he does not know his own cards (only those he took, face up)
+    assert any(snap.state is not None
+               and snap.state.hidden[snap.my_seat] == snap.state.hand_size(snap.my_seat) > 0
+               for snap in turns)
