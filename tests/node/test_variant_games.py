@@ -21,6 +21,7 @@ VARIANTS += [("s_jokerom", 2), ("s_dvumya_jokerami", 3), ("pustyshka", 2), ("bol
 VARIANTS += [("amerikansky", 3), ("dorozhny", 3), ("ochkovy", 2), ("figurny", 3),
              ("pogonny", 2), ("app_korol_govno", 3), ("krugovoy", 3)]
 VARIANTS += [("shchelkovsky", 3)]
+VARIANTS += [("oborotny", 3)]  # hands seen by all but their owner, picks opened by the deck
 
 
 @pytest.mark.parametrize(("preset", "n"), VARIANTS)
