@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import hashlib
 from pathlib import Path
 from typing import Any
 
@@ -19,6 +20,7 @@ from p2p_durak.protocol.messages import (
     DIRECT_MESSAGES,
     HANDSHAKE_MESSAGES,
     MAX_CATCH_UP_ENTRIES,
+    MAX_RULES_BYTES,
     SIGNED_MESSAGES,
     Ack,
     Catalogue,
@@ -373,3 +375,15 @@ def test_the_version_1_layouts_without_clocks_are_refused(message: str) -> None:
     with pytest.raises(RemoteProtocolError) as info:
         decode_message(old, catalogue_for(sample))
     assert info.value.code is ErrorCode.UNSUPPORTED_VERSION
+
+
+def test_every_presets_rules_fit_a_table_info_with_room_to_grow() -> None:
+    """The rules travel whole in TableInfo (docs/protocol.md §14, "Rules bytes"): every preset,
+    working or pending, must fit, with room for the knobs still to come."""
+    from p2p_durak.engine.presets import PRESETS
+
+    for preset in PRESETS.values():
+        rules = preset.rules.canonical()
+        assert len(rules) <= MAX_RULES_BYTES // 2, (preset.id, len(rules))
+        info = TableInfo(GAME, "t", hashlib.sha256(rules).digest(), rules, 2, (), False)
+        assert decode_message(info.encode(), catalogue_for(info)) == info
