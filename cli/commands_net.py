@@ -94,6 +94,10 @@ def _common(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--seed", type=int, help="reproducible bot choices (testing)")
     parser.add_argument("--json", action="store_true",
                         help="end with a JSON summary of the game on the last line")
+    parser.add_argument("--games", type=int, default=1, metavar="N",
+                        help="play N games of a series at this table (0: as many as the others "
+                        "play); the table stops after the game where a player stops "
+                        "(default 1)")
 
 
 def _home(args: argparse.Namespace) -> Path:
@@ -131,7 +135,8 @@ def run_host(args: argparse.Namespace) -> int:
         return 2
     opts = HostOptions(_home(args), args.player, config, bind=args.bind, port=args.port,
                        advertise=args.advertise, level=args.level, mdns=not args.no_mdns,
-                       interfaces=args.interface, lang=args.lang, seed=args.seed)
+                       interfaces=args.interface, lang=args.lang, seed=args.seed,
+                       games=args.games or None)
     seats = trio.run(host_and_play, opts)
     return _finish(args, seats)
 
@@ -149,7 +154,7 @@ def run_join(args: argparse.Namespace) -> int:
     opts = JoinOptions(_home(args), args.player, endpoint, args.table, bind=args.bind,
                        port=args.port, advertise=args.advertise, level=args.level,
                        count=args.count, interfaces=args.interface, find_seconds=args.wait,
-                       lang=args.lang, seed=args.seed)
+                       lang=args.lang, seed=args.seed, games=args.games or None)
     try:
         seats = trio.run(join_and_play, opts)
     except JoinFailed as exc:

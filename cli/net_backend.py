@@ -100,7 +100,8 @@ class NetworkLobbyBackend(LocalLobbyBackend):
         except JoinFailed as exc:
             log.warning("bot %s could not sit down: %s", bot.node.name, exc.reason)
             return
-        await bot.node.play(start, BotPlayer(level=bot.level))
+        # the creator's bots play on as long as the people at the table do
+        await bot.node.play(start, BotPlayer(level=bot.level, games=None))
 
     async def join(self, table: TableSeen) -> Session:
         if table.table.seats_free <= 0:

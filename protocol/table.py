@@ -26,6 +26,8 @@ Intent payload (the `Intent.action` bytes, canonical msgpack):
                                                      card is opened to all (a RevealOp: the
                                                      tokens of a party that sees it) and the
                                                      action applied with it
+    [3, bool]                                        after a game's audit: this party plays the
+                                                     next game of the series (true) or stops
 (a deck message's bytes are the canonical encoding of its own wire form)
 """
 
@@ -76,6 +78,7 @@ from p2p_durak.protocol.mental.state import Pending, SlotState, View
 DECK_STEP = 0
 MOVE = 1
 ANNOUNCE = 2
+NEXT_GAME = 3
 
 
 def _lists(value: object) -> object:
@@ -158,7 +161,58 @@ class AuditFinished:
     cheaters: tuple[tuple[int, str], ...]  # (seat, what was false)
 
 
-TableEvent = Seated | Moved | CardsLearned | HandSeen | AuditFinished
+@dataclass(frozen=True, slots=True)
+class SeriesScore:
+    """The series so far, per engine seat (the seats stay the same from game to game): games
+    played, how often each seat was the durak, the epaulettes hung on it, and a scored game's
+    points, added up."""
+
+    games: int = 0
+    duraks: tuple[int, ...] = ()
+    pogony: tuple[int, ...] = ()
+    points: tuple[int, ...] = ()
+    draws: int = 0
+
+    def add(self, result: eng.Result, n: int) -> SeriesScore:
+        duraks = list(self.duraks or (0,) * n)
+        pogony = list(self.pogony or (0,) * n)
+        for seat in result.durak:
+            duraks[seat] += 1
+            pogony[seat] += result.pogony
+        points = tuple(a + b for a, b in zip(self.points or (0,) * n, result.scores,
+                                              strict=True)) if result.scores else self.points
+        return SeriesScore(self.games + 1, tuple(duraks), tuple(pogony), points,
+                           self.draws + int(result.draw))
+
+
+@dataclass(frozen=True, slots=True)
+class NextGame:
+    """Every party chose to play on: game `number` of the series begins (new per-game keys, a
+    new shuffle; the same seats, the dealer and first attacker by the engine's `next_game`)."""
+
+    number: int
+    score: SeriesScore
+
+
+@dataclass(frozen=True, slots=True)
+class SeriesOver:
+    """A party chose to stop after the game: the table stops (`stopped`: those parties)."""
+
+    stopped: tuple[int, ...]
+    score: SeriesScore
+
+
+TableEvent = (Seated | Moved | CardsLearned | HandSeen | AuditFinished | NextGame
+              | SeriesOver)
+
+
+def series_game_id(game_id: bytes, number: int) -> bytes:
+    """The deck's game id for game `number` (1, 2, ...) of a table's series: every game's keys,
+    proofs and tokens are bound to its own game, so nothing of one game replays into another."""
+    if number == 1:
+        return game_id
+    return hashlib.sha256(b"p2p-durak/series\0" + game_id + number.to_bytes(4, "big")
+                          ).digest()[:len(game_id)]
 
 
 class LogDeckParty(DeckParty):
@@ -218,9 +272,12 @@ class LogDeckParty(DeckParty):
 
     def restore_made(self, records: Sequence[tuple[bytes, bytes]]) -> None:
         """After a restart: the messages this party had made (and journaled) before, so it sends
-        the same ones again and reveals what it committed to."""
+        the same ones again and reveals what it committed to (those of this deck's game: every
+        game of a series has a deck of its own)."""
         for data, coin in records:
             msg = deck_message(data)
+            if msg.game_id != self.game_id:
+                continue
             self._made[(msg.step, msg.KIND)] = msg
             if coin:
                 self._coins[msg.step] = coin
@@ -320,6 +377,17 @@ class TableMachine:
     _slot_gen: dict[int, int] = field(default_factory=dict)  # reshuffles each slot went through
     # Король-говно, a later game of the series: each seat's title (Говно deals and leads)
     titles: tuple[int, ...] = ()
+    # The series: which game of it this is, the score so far, each party's choice after the
+    # game's audit (play on, or stop), and whether the table has stopped.
+    game_number: int = 1
+    score: SeriesScore = field(default_factory=SeriesScore)
+    votes: dict[int, bool] = field(default_factory=dict)
+    series_over: bool = False
+    # This party's randomness for game k of the series (its first draw is the game's deck
+    # secret, so a restarted node must get the same one); None: `rng` goes on (an observer).
+    rng_for_game: Callable[[int], Callable[[int], bytes]] | None = None
+    _next: eng.Game | None = None  # the next game's setup, dealt once its keys are ready
+    _made_before: tuple[tuple[bytes, bytes], ...] = ()  # journaled deck messages (a restart)
 
     def __post_init__(self) -> None:
         game = eng.make_game(self.rules, self.n_parties)  # validates rules and player count
@@ -339,6 +407,7 @@ class TableMachine:
         twin.locked_slots = {k: list(v) for k, v in self.locked_slots.items()}
         twin.discard_slots = list(self.discard_slots)
         twin.claims = list(self.claims)
+        twin.votes = dict(self.votes)
         twin.lead_checks = list(self.lead_checks)
         twin._opened_before_shuffle = dict(self._opened_before_shuffle)
         twin._slot_gen = dict(self._slot_gen)
@@ -352,6 +421,25 @@ class TableMachine:
             return -1
         return self.seat_of_party[self.party]
 
+    def restore_made(self, records: Sequence[tuple[bytes, bytes]]) -> None:
+        """After a restart: the deck messages this party made before, in any game of the
+        series (each game's deck takes its own when it begins)."""
+        self._made_before = tuple(records)
+        self.deck.restore_made(self._made_before)
+
+    def vote_due(self) -> tuple[int, ...]:
+        """After a game's audit: the parties that have not yet said whether they play on."""
+        if self.audit is None or self.series_over or self.deck.pending_op() is not None:
+            return ()
+        return tuple(p for p in range(self.n_parties) if p not in self.votes)
+
+    def vote(self, play_on: bool) -> bytes:
+        """This party's choice after the game, as an intent payload."""
+        if self.party not in self.vote_due():
+            raise TableReject(self.party, "no choice of the next game is due from this party",
+                              "wrong-phase")
+        return codec.encode((NEXT_GAME, play_on))
+
     def deck_due(self) -> tuple[int, ...]:
         """Parties whose deck message the table is waiting for."""
         p = self.deck.pending_op()
@@ -361,7 +449,7 @@ class TableMachine:
 
     def sequencer(self) -> int:
         """The party that orders the next log entry."""
-        due = self.deck_due()
+        due = self.deck_due() or self.vote_due()
         if due:
             return due[0]
         if self.state is None:
@@ -370,7 +458,7 @@ class TableMachine:
 
     def waiting_for(self) -> tuple[int, ...]:
         """Parties that must act before the game can go on (for "waiting for X")."""
-        due = self.deck_due()
+        due = self.deck_due() or self.vote_due()
         if due or self.state is None:
             return due
         if self._suit_due:
@@ -466,12 +554,15 @@ class TableMachine:
             raw = codec.decode(payload)
         except ProtocolError as exc:
             raise TableReject(party, f"undecodable intent: {exc}", "malformed") from exc
-        if not (isinstance(raw, tuple) and raw and raw[0] in (DECK_STEP, MOVE, ANNOUNCE)):
+        if not (isinstance(raw, tuple) and raw
+                and raw[0] in (DECK_STEP, MOVE, ANNOUNCE, NEXT_GAME)):
             raise TableReject(party, "unknown intent kind", "malformed")
         if raw[0] == DECK_STEP:
             events = self._apply_deck(party, raw)
         elif raw[0] == ANNOUNCE:
             events = self._apply_announce(party, raw)
+        elif raw[0] == NEXT_GAME:
+            events = self._apply_vote(party, raw)
         else:
             events = self._apply_move(party, raw)
         self.digest = hashlib.sha256(self.digest + party.to_bytes(2, "big") + payload).digest()
@@ -513,6 +604,56 @@ class TableMachine:
         self._suit_due = False
         self._pending_chance = "suit"
         return self._begin(ClassOp("trump-suit", self.stock_slots[-1], party, candidates))
+
+    # ---- the series ----------------------------------------------------------------------------
+
+    def check_vote(self, party: int, raw: tuple[object, ...]) -> bool:
+        """The choice of a well-formed, due vote by `party`; else TableReject."""
+        if party not in self.vote_due():
+            raise TableReject(party, "no choice of the next game is due from it", "wrong-phase")
+        if len(raw) != 2 or type(raw[1]) is not bool:
+            raise TableReject(party, "a choice of the next game is [3, bool]", "malformed")
+        return raw[1]
+
+    def _apply_vote(self, party: int, raw: tuple[object, ...]) -> list[TableEvent]:
+        """One party's choice after the game. When all have chosen: everyone plays on, and the
+        next game begins; or someone stops, and so does the table (a series is played by the
+        table that began it: a game for fewer players would be another table)."""
+        self.votes[party] = self.check_vote(party, raw)
+        if self.vote_due():
+            return []
+        stopped = tuple(p for p, play_on in sorted(self.votes.items()) if not play_on)
+        if stopped:
+            self.series_over = True
+            return [SeriesOver(stopped, self.score)]
+        return self._next_game()
+
+    def _next_game(self) -> list[TableEvent]:
+        """The next game of the series: the engine's `next_game` (the durak deals, titles,
+        first attacker), the same seats, and a deck of its own (new keys, a new shuffle)."""
+        assert self.state is not None
+        game = eng.next_game(self.state)
+        self.game_number += 1
+        number = self.game_number
+        rng = self.rng if self.rng_for_game is None else self.rng_for_game(number)
+        self.deck = LogDeckParty(series_game_id(self.game_id, number), max(self.party, 0),
+                                 self.n_parties, self.n_cards, rng, observer=self.party < 0)
+        self.deck.restore_made(self._made_before)
+        self.state = None
+        self.stock_slots, self.hand_slots, self.table_slots = [], {}, []
+        self.locked_slots, self.discard_slots = {}, []
+        self.hidden_slot = self.trump_slot = -1
+        self.claims, self.lead_checks = [], []
+        self.audit = None
+        self._step_counter = 0
+        self._pending_chance = ""
+        self._suit_due = False
+        self._learned_now = ()
+        self._opened_before_shuffle, self._slot_gen = {}, {}
+        self.votes = {}
+        self.titles = game.titles
+        self._next = game
+        return [NextGame(number, self.score), *self._begin(KeysOp("keys"))]
 
     def _apply_move(self, party: int, raw: tuple[object, ...]) -> list[TableEvent]:
         if self.state is None or self.deck.pending_op() is not None:
@@ -670,7 +811,10 @@ class TableMachine:
                 self.state = eng.learn(self.state, self.my_seat, tuple(learned))
                 out.append(CardsLearned(tuple(learned)))
         for ev in deck_events:
-            if isinstance(ev, dev.KeysReady):
+            if isinstance(ev, dev.KeysReady) and self._next is not None:
+                game, self._next = self._next, None  # a later game: the seats stay
+                out += self._deal(game)
+            elif isinstance(ev, dev.KeysReady):
                 out += self._begin(CoinOp("seating"))
             elif isinstance(ev, dev.RandomValue) and ev.step == "seating":
                 out += self._seat(ev.value)
@@ -696,6 +840,9 @@ class TableMachine:
                 out += self._engine(A.announce_suit(self.state.game.suit[ev.candidates[0]]))
             elif isinstance(ev, dev.AuditDone):
                 self.audit = self._check_claims(ev.cards)
+                assert self.state is not None
+                assert self.state.result is not None
+                self.score = self.score.add(self.state.result, self.n_parties)
                 out.append(self.audit)
             elif isinstance(ev, dev.StepDone) and self.state is not None:
                 out += self._next_chance()
@@ -712,9 +859,13 @@ class TableMachine:
             game = eng.make_game(self.rules, n, dealer, dealer, 1, self.titles)
         else:
             game = eng.make_game(self.rules, n, dealer)
+        return self._deal(game)
+
+    def _deal(self, game: eng.Game) -> list[TableEvent]:
+        """The seats are known: the engine's game begins with everyone's shuffle."""
         self.state = eng.new_game(game, None)
-        self.hand_slots = {s: [] for s in range(n)}
-        out: list[TableEvent] = [Seated(self.seat_of_party, dealer)]
+        self.hand_slots = {s: [] for s in range(self.n_parties)}
+        out: list[TableEvent] = [Seated(self.seat_of_party, game.dealer)]
         slots = tuple(range(self.n_cards))
         if self.rules.deck_presort == "rank_desc":
             # албанский: the deck laid out by rank, aces on top (public), and every party

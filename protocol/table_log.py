@@ -20,6 +20,7 @@ from p2p_durak.protocol.table import (
     ANNOUNCE,
     DECK_STEP,
     MOVE,
+    NEXT_GAME,
     TableMachine,
     TableReject,
     deck_message,
@@ -51,8 +52,9 @@ class TableLogMachine:
         return frozenset(waiting) if waiting else frozenset({state.sequencer()})
 
     def gathers(self, state: TableMachine) -> bool:
-        # A deck step waits for the message each due party owes; moves race.
-        return bool(state.deck_due())
+        # A deck step waits for the message each due party owes, and so does the choice after
+        # a game (play on or stop); moves race.
+        return bool(state.deck_due() or state.vote_due())
 
     def precheck(self, state: TableMachine, seat: int, intent: Intent) -> None:
         try:
@@ -60,11 +62,14 @@ class TableLogMachine:
         except ProtocolError as exc:
             raise MachineReject(RejectCode.MALFORMED, f"undecodable intent: {exc}") from exc
         if not (isinstance(raw, tuple) and len(raw) >= 2
-                and raw[0] in (DECK_STEP, MOVE, ANNOUNCE)):
+                and raw[0] in (DECK_STEP, MOVE, ANNOUNCE, NEXT_GAME)):
             raise MachineReject(RejectCode.MALFORMED, "unknown intent kind")
-        if raw[0] == ANNOUNCE:
+        if raw[0] in (ANNOUNCE, NEXT_GAME):
             try:
-                state.check_announce(seat, raw)
+                if raw[0] == ANNOUNCE:
+                    state.check_announce(seat, raw)
+                else:
+                    state.check_vote(seat, raw)
             except TableReject as exc:
                 raise _reject(exc) from exc
         elif raw[0] == DECK_STEP:

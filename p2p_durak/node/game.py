@@ -10,6 +10,7 @@ task: the log and the table refuse bad input with a reason that names the peer.
 
 from __future__ import annotations
 
+import hashlib
 import logging
 import os
 import random
@@ -109,7 +110,8 @@ class Problem:
     kinds: "channel" (broke the encrypted channel: garbage, a forged signature), "dropped" (a
     message the log refused), "replay" (an old entry or ack sent again), "refused" (an illegal
     intent), "halted" (proven misbehaviour: the game stopped), "disconnected", "abandoned",
-    "timeout" (our player ran out of time), "own" (our own move was not taken).
+    "timeout" (our player ran out of time), "own" (our own move was not taken), "left" (a
+    party went away after a game of the series: the table stopped).
     """
 
     party: int | None  # None: this node itself
@@ -151,8 +153,13 @@ class Player:
     async def turn(self, turn: Turn, runner: GameRunner) -> None:
         """The party may move now."""
 
+    async def after_game(self, table: TableMachine, runner: GameRunner) -> None:
+        """The game is over and audited: the party says whether it plays the next game of the
+        series, with `runner.choose_next(play_on)`, when it has decided. This player stops."""
+        await runner.choose_next(False)
+
     async def finished(self, table: TableMachine, diagnosis: str | None) -> None:
-        """The game ended (diagnosis: why it stopped, when it did not end normally)."""
+        """The table stopped (diagnosis: why, when it did not end normally)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -161,7 +168,22 @@ class _Move:
     action: eng.Action
 
 
-_Input = MeshEvent | _Move | None  # None: the clock ticked
+@dataclass(frozen=True, slots=True)
+class _Vote:
+    game_number: int
+    play_on: bool
+
+
+_Input = MeshEvent | _Move | _Vote | None  # None: the clock ticked
+
+
+def game_secret(seed: bytes, number: int) -> bytes:
+    """The seed of this party's deck secret in game `number` of the series (the first game's is
+    the journaled seed itself): a restarted node finds the same key for every game."""
+    if number == 1:
+        return seed
+    return hashlib.sha256(b"p2p-durak/series-secret\0" + seed + number.to_bytes(4, "big")
+                          ).digest()
 
 
 @dataclass(eq=False)
@@ -185,7 +207,10 @@ class GameRunner:
         self._told = 0  # how many table events the player has been given
         self._turn_seq = -1
         self._submitted: tuple[str, float] | None = None  # what we submitted, and when
-        self.latencies: dict[str, list[float]] = {"move": [], "deck": []}  # submit -> commit, s
+        self.latencies: dict[str, list[float]] = {"move": [], "deck": [], "vote": []}
+        self._asked_next = 0  # the game after which the player was last asked to play on
+        self._games_saved = 0  # the games whose transcript is saved
+        self.stopped: str | None = None  # why the series ended without a vote (a party left)
         self.clock: TurnClock | None = None
         self._turn_ends: float | None = None  # our own turn timer
         self._stand_in: BotFeed | None = None
@@ -228,6 +253,10 @@ class GameRunner:
         """The player's move, decided at commit `seq` (dropped if the table moved on)."""
         await self._inputs.send(_Move(seq, action))
 
+    async def choose_next(self, play_on: bool) -> None:
+        """The player's choice after the game: play the next game of the series, or stop."""
+        await self._inputs.send(_Vote(self.log.state.game_number, play_on))
+
     # ---- running -----------------------------------------------------------------------------
 
     def _now(self) -> int:
@@ -240,8 +269,10 @@ class GameRunner:
 
     def _make_log(self, seed: bytes) -> OrderingLog[TableMachine]:
         table = TableMachine(self.start.game_id, self.party, len(self.start.players),
-                             self.start.rules, seeded_secret_rng(seed, self.rng))
-        table.deck.restore_made(self.journal.made())
+                             self.start.rules, seeded_secret_rng(seed, self.rng),
+                             rng_for_game=lambda number: seeded_secret_rng(
+                                 game_secret(seed, number), self.rng))
+        table.restore_made(self.journal.made())
         transcript = self.journal.transcript(self.start.start.encode())
         if transcript is None:
             return OrderingLog(self.identity, self.start.start, TableLogMachine(), table,
@@ -329,6 +360,8 @@ class GameRunner:
                 effects = self.log.peer_disconnected(item.party, now)
             elif isinstance(item, _Move):
                 effects = self._submit_move(item)
+            elif isinstance(item, _Vote):
+                effects = self._submit_vote(item)
             else:
                 effects = [*self.log.tick(now), *self._check_turn_timer()]
                 self._check_grace()
@@ -509,6 +542,15 @@ class GameRunner:
         # other way, and the ticker would then wake at the same instant for ever
         if now < since + self.timing.grace_seconds:
             return
+        if self.log.state.vote_due():
+            # after a game, before everyone chose: a party that went away stops the table (its
+            # game ended cleanly; nobody plays the next one without it)
+            self.stopped = (f"the table stopped: party {party} ({self.fingerprint(party)}) went "
+                            f"away after game {self.log.state.game_number}")
+            self._note(party, "left", self.stopped, fault=False)
+            self.journal.finish(self._saved_transcript())
+            self.finished.set()
+            return
         what = "return" if party in self._away else "answer"
         self.verdict = (f"abandoned: party {party} ({self.fingerprint(party)}) did not {what} "
                         f"within {self.timing.grace_seconds:g} s at position {self.log.seq}")
@@ -575,12 +617,21 @@ class GameRunner:
         self._silence.table_owes(table.deck_due(), clock.parties if clock is not None else (),
                                  trio.current_time(),
                                  clock.ends_at if clock is not None else None)
-        if table.audit is not None:
+        if table.series_over:
             if not self.finished.is_set():
                 self.journal.finish(self.log.transcript().save())
                 self.finished.set()
             return
+        if table.audit is not None and self._games_saved < table.game_number:
+            # the game is over and audited: its transcript (with the series before it) is kept
+            # at once, whatever the players choose next
+            self._games_saved = table.game_number
+            self.journal.keep_transcript(self.log.transcript().save())
         if self.log.own_pending is not None or self.log.recovering:
+            return
+        if self.party in table.vote_due() and self._asked_next < table.game_number:
+            self._asked_next = table.game_number
+            await self.player.after_game(table, self)
             return
         owed = table.owed()
         if owed is not None:
@@ -608,6 +659,13 @@ class GameRunner:
             return []
         self._submitted = (kind, trio.current_time())
         return effects
+
+    def _submit_vote(self, vote: _Vote) -> Sequence[object]:
+        table = self.log.state
+        if (vote.game_number != table.game_number or self.log.own_pending is not None
+                or self.party not in table.vote_due()):
+            return []  # chosen too late (the table stopped), or chosen already
+        return self._submit(table.vote(vote.play_on), "vote")
 
     def _submit_move(self, move: _Move) -> Sequence[object]:
         if move.seq != self.log.seq or self.log.own_pending is not None:

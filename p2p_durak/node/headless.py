@@ -39,8 +39,8 @@ class HeadlessPlayer(BotPlayer):
 
     def __init__(self, *, label: str, names: Sequence[str], level: str, seed: int | None,
                  lang: str = "en", out: TextIO | None = None,
-                 events_path: Path | None = None) -> None:
-        super().__init__(level=level, seed=seed)
+                 events_path: Path | None = None, games: int | None = 1) -> None:
+        super().__init__(level=level, seed=seed, games=games)
         self.label = label
         self.names = list(names)
         self.out = out if out is not None else sys.stdout
@@ -80,18 +80,20 @@ class Seat:
     diagnosis: str | None = None
 
 
-def _player(seat: Seat, start: GameStart, lang: str, out: TextIO, seed: int | None
-            ) -> HeadlessPlayer:
+def _player(seat: Seat, start: GameStart, lang: str, out: TextIO, seed: int | None,
+            games: int | None) -> HeadlessPlayer:
     folder = game_dir(seat.node.home, start.game_id)
     folder.mkdir(parents=True, exist_ok=True)
     return HeadlessPlayer(label=seat.node.name, names=[p.name for p in start.players],
                           level=seat.level, seed=seed, lang=lang, out=out,
-                          events_path=folder / "events.jsonl")
+                          events_path=folder / "events.jsonl", games=games)
 
 
 async def play_seat(seat: Seat, start: GameStart, *, lang: str = "en",
-                    out: TextIO = sys.stdout, seed: int | None = None) -> None:
-    player = _player(seat, start, lang, out, seed)
+                    out: TextIO = sys.stdout, seed: int | None = None,
+                    games: int | None = 1) -> None:
+    """Play the table's games: `games` of the series (None: as many as the others play)."""
+    player = _player(seat, start, lang, out, seed, games)
     print(f"[{seat.node.name}] the game starts: {start.timer.describe()}", file=out, flush=True)
     await seat.node.play(start, player)
     runner = seat.node.runner
@@ -127,6 +129,7 @@ class HostOptions:
     interfaces: Sequence[str] | None = None
     lang: str = "en"
     seed: int | None = None
+    games: int | None = 1  # games of the series this process's seats play
 
 
 async def host_and_play(opts: HostOptions, out: TextIO = sys.stdout) -> list[Seat]:
@@ -160,7 +163,7 @@ async def host_and_play(opts: HostOptions, out: TextIO = sys.stdout) -> list[Sea
 
 async def _play(seat: Seat, start: GameStart, opts: HostOptions, out: TextIO, i: int) -> None:
     seed = None if opts.seed is None else opts.seed * 31 + i
-    await play_seat(seat, start, lang=opts.lang, out=out, seed=seed)
+    await play_seat(seat, start, lang=opts.lang, out=out, seed=seed, games=opts.games)
 
 
 async def _enter(nursery: trio.Nursery, cm: object) -> Discovery:
@@ -222,6 +225,7 @@ class JoinOptions:
     lang: str = "en"
     seed: int | None = None
     identity_prefix: str = "node"
+    games: int | None = 1  # games of the series this process's seats play
 
 
 async def find_table(name: str | None, interfaces: Sequence[str] | None, seconds: float
@@ -266,14 +270,15 @@ async def join_and_play(opts: JoinOptions, out: TextIO = sys.stdout) -> list[Sea
         async with trio.open_nursery() as games:
             for i, seat in enumerate(seats):
                 seed = None if opts.seed is None else opts.seed * 31 + i
-                games.start_soon(_play_join, seat, starts[i], opts.lang, out, seed)
+                games.start_soon(_play_join, seat, starts[i], opts.lang, out, seed,
+                                 opts.games)
         nursery.cancel_scope.cancel()
     return seats
 
 
-async def _play_join(seat: Seat, start: GameStart, lang: str, out: TextIO, seed: int | None
-                     ) -> None:
-    await play_seat(seat, start, lang=lang, out=out, seed=seed)
+async def _play_join(seat: Seat, start: GameStart, lang: str, out: TextIO, seed: int | None,
+                     games: int | None = 1) -> None:
+    await play_seat(seat, start, lang=lang, out=out, seed=seed, games=games)
 
 
 def summary(seats: Sequence[Seat]) -> dict[str, object]:
@@ -286,8 +291,11 @@ def summary(seats: Sequence[Seat]) -> dict[str, object]:
     if table is not None and table.party_of_seat and runner is not None:
         players = runner.start.players
         names = {seat: players[party].name for seat, party in enumerate(table.party_of_seat)}
+    score = table.score if table is not None else None
     return {
         "finished": result is not None,
+        "games": table.game_number if table is not None else 0,
+        "series_duraks": list(score.duraks) if score is not None else [],
         "durak": list(result.durak) if result else [],
         "durak_names": [names.get(s, f"#{s}") for s in result.durak] if result else [],
         "draw": bool(result and result.draw),

@@ -14,7 +14,16 @@ from p2p_durak.engine import events as E
 from p2p_durak.engine.cards import SUIT_NAMES, SUIT_SYMBOLS
 from p2p_durak.engine.state import trump_suits
 from p2p_durak.node.event_lines import EventLines
-from p2p_durak.protocol.table import AuditFinished, CardsLearned, HandSeen, Seated, TableEvent
+from p2p_durak.protocol.table import (
+    AuditFinished,
+    CardsLearned,
+    HandSeen,
+    NextGame,
+    Seated,
+    SeriesOver,
+    SeriesScore,
+    TableEvent,
+)
 
 _SUITS_RU = ("пики", "трефы", "бубны", "черви")
 
@@ -64,12 +73,31 @@ class Narrator:
                            "проверка: все карты и заявки честные")]
             return [_t(lang, f"audit: {self.who(s)} {why}", f"проверка: {self.who(s)} — {why}")
                     for s, why in event.cheaters]
+        if isinstance(event, NextGame):
+            return [_t(lang, f"game {event.number} of the series begins",
+                       f"начинается партия {event.number}"), self.series(event.score)]
+        if isinstance(event, SeriesOver):
+            who = ", ".join(party_names[p] for p in event.stopped)
+            return [_t(lang, f"the table stops: {who} chose not to play on",
+                       f"игра окончена: {who} не стали играть дальше"), self.series(event.score)]
         out = []
         for ev in event.events:
             text = self.engine_event(ev)
             if text:
                 out.append(text)
         return out
+
+    def series(self, score: SeriesScore) -> str:
+        """The series score: games, and per seat how often the durak (and points, when
+        scored)."""
+        parts = []
+        for seat, duraks in enumerate(score.duraks):
+            points = _t(self.lang, f", {score.points[seat]} points",
+                        f", очков {score.points[seat]}") if score.points else ""
+            parts.append(f"{self.who(seat)} {duraks}{points}")
+        listed = "; ".join(parts)
+        return _t(self.lang, f"series after {score.games} game(s), duraks: {listed}",
+                  f"счёт после {score.games} парт.: дураком был {listed}")
 
     def engine_event(self, ev: E.Event) -> str:
         lines = EventLines(self.lang, self.who, self.card, self._suit, detail=True)
@@ -94,6 +122,14 @@ def event_record(event: TableEvent) -> dict[str, Any]:
         return {"type": "hand_seen", "seat": event.seat, "cards": list(event.cards)}
     if isinstance(event, AuditFinished):
         return {"type": "audit", "cheaters": [list(c) for c in event.cheaters]}
+    if isinstance(event, NextGame | SeriesOver):
+        score = event.score
+        record: dict[str, Any] = {"games": score.games, "duraks": list(score.duraks),
+                                  "pogony": list(score.pogony), "points": list(score.points),
+                                  "draws": score.draws}
+        if isinstance(event, NextGame):
+            return {"type": "next_game", "number": event.number, "series": record}
+        return {"type": "series_over", "stopped": list(event.stopped), "series": record}
     return {"type": "move", "seat": event.seat,
             "action": list(eng.encode_action(event.action)[:2]) + [
                 list(event.action.cards), event.action.target],

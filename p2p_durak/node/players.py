@@ -20,8 +20,9 @@ from p2p_durak.protocol.table import TableEvent, TableMachine
 
 class BotPlayer(Player):
     def __init__(self, bot_factory: type[Bot] | None = None, *, level: str = "easy",
-                 seed: int | None = None) -> None:
+                 seed: int | None = None, games: int | None = 1) -> None:
         self.level = level
+        self.games = games  # how many games of a series it plays; None: as many as the others
         self.rng = random.Random(seed)
         self._factory = bot_factory
         self._feed = BotFeed(self._make)
@@ -45,6 +46,9 @@ class BotPlayer(Player):
         assert bot is not None
         action = await offload.run_sync(bot.choose)
         await runner.move(turn.seq, action)
+
+    async def after_game(self, table: TableMachine, runner: GameRunner) -> None:
+        await runner.choose_next(self.games is None or table.game_number < self.games)
 
     async def finished(self, table: TableMachine, diagnosis: str | None) -> None:
         self.result_table = table

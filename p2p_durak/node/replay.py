@@ -62,12 +62,15 @@ def audit_file(data: bytes, rules: RuleSet | None = None) -> Verdict:
     if report.rejected:
         lines.append(f"{len(report.rejected)} intents were refused at their position "
                      "(raced or illegal), identically for every player")
-    audit_event = table.audit
+    if table.game_number > 1:
+        lines.append(f"a series of {table.game_number} games at one table (this transcript "
+                     "holds them all; the last one is told below)")
+    audits = [e for e in table.history if isinstance(e, AuditFinished)]
     state = table.state
     if state is not None and state.result is not None:
         names = [p.name for p in start.players]
         narrator = Narrator(state.game, names)
-        seated = next((e for e in table.history if isinstance(e, Seated)), None)
+        seated = next((e for e in reversed(table.history) if isinstance(e, Seated)), None)
         if seated is not None:
             narrator.seated(seated, names, state.game)
         from p2p_durak.engine import events as E
@@ -75,9 +78,10 @@ def audit_file(data: bytes, rules: RuleSet | None = None) -> Verdict:
         over = E.GameOver(state.result.durak, state.result.draw, state.result.pogony,
                           state.result.scores, state.result.winners)
         lines.append(narrator.engine_event(over))
-    if isinstance(audit_event, AuditFinished):
-        if audit_event.cheaters:
-            lines += [f"CHEAT: seat {s}: {why}" for s, why in audit_event.cheaters]
+    if table.audit is not None:
+        cheats = [(n, c) for n, a in enumerate(audits, start=1) for c in a.cheaters]
+        if cheats:
+            lines += [f"CHEAT: game {n}, seat {s}: {why}" for n, (s, why) in cheats]
             return Verdict(False, "\n".join(lines), table)
         lines.append("the deck audit (every key published) found every claim honest")
     else:

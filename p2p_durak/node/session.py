@@ -16,10 +16,28 @@ from p2p_durak import engine as eng
 from p2p_durak.engine.actions import pick_position
 from p2p_durak.node.api import LogLine, SeatInfo, TableSnapshot
 from p2p_durak.node.game import GameRunner, Player, Turn
+from p2p_durak.node.local_session import EXTRA_POGONY, EXTRA_SCORES
 from p2p_durak.protocol.messages import TurnTimer
-from p2p_durak.protocol.table import Moved, TableEvent, TableMachine
+from p2p_durak.protocol.table import (
+    Moved,
+    NextGame,
+    SeriesOver,
+    SeriesScore,
+    TableEvent,
+    TableMachine,
+)
 
 LOG_LINES = 40
+
+
+def series_extra(score: SeriesScore) -> dict[str, str]:
+    """The series score's epaulettes and points, as the end screen reads them."""
+    extra = {}
+    if score.pogony:
+        extra[EXTRA_POGONY] = ",".join(map(str, score.pogony))
+    if score.points:
+        extra[EXTRA_SCORES] = ",".join(map(str, score.points))
+    return extra
 
 
 def activity_of(table: TableMachine) -> tuple[str, tuple[int, int] | None]:
@@ -56,6 +74,7 @@ class HumanPlayer(Player):
         self._log: list[LogLine] = []
         self._table: TableMachine | None = None
         self._notice: str | None = None
+        self._voted = False  # chose already whether to play the game after this one
         self.diagnosis: str | None = None
 
     # ---- Session ---------------------------------------------------------------------------
@@ -80,12 +99,25 @@ class HumanPlayer(Player):
         await runner.move(turn.seq, action)
 
     async def next_game(self) -> None:
-        self._notice = "the next game of a series starts from a new table for now"
+        """Play the next game of the series (every player must choose to; one who stops stops
+        the table)."""
+        runner, table = self._runner, self._table
+        if runner is None or table is None or table.party not in table.vote_due():
+            raise eng.IllegalAction(eng.Reason.WRONG_PHASE, "the game is not over yet")
+        self._voted = True
+        self._notice = "waiting for the others to play on"
         self._publish()
+        await runner.choose_next(True)
 
     async def leave(self) -> None:
-        # Leaving mid-game is leaving the process: the others see the disconnection and,
-        # after the table's grace period, end the game with a verdict.
+        # After a game: this player stops, and so does the table. Mid-game, leaving is
+        # leaving the process: the others see the disconnection and, after the table's grace
+        # period, end the game with a verdict.
+        runner, table = self._runner, self._table
+        if runner is not None and table is not None and table.party in table.vote_due() \
+                and not self._voted:
+            self._voted = True
+            await runner.choose_next(False)
         self._turn = None
 
     # ---- Player ----------------------------------------------------------------------------
@@ -96,6 +128,13 @@ class HumanPlayer(Player):
         for event in events:
             if isinstance(event, Moved):
                 self._log.extend(LogLine(seq, ev) for ev in event.events)
+            elif isinstance(event, NextGame):
+                self._log.clear()
+                self._voted = False
+                self._notice = None
+            elif isinstance(event, SeriesOver):
+                names = ", ".join(self.names[p] for p in event.stopped)
+                self._notice = f"the table stopped: {names} chose not to play on"
         del self._log[:-LOG_LINES]
         if self._turn is not None and self._turn.table is not table:
             self._turn = None  # the table moved on: that turn is gone
@@ -103,6 +142,10 @@ class HumanPlayer(Player):
 
     async def turn(self, turn: Turn, runner: GameRunner) -> None:
         self._turn, self._runner = turn, runner
+        self._publish()
+
+    async def after_game(self, table: TableMachine, runner: GameRunner) -> None:
+        self._table, self._runner = table, runner  # the person chooses: `next_game` or `leave`
         self._publish()
 
     async def finished(self, table: TableMachine, diagnosis: str | None) -> None:
@@ -152,6 +195,7 @@ class HumanPlayer(Player):
                 seats.append(SeatInfo(seat, self.names[party], party in self.bots,
                                       self.bots.get(party, ""), team=team))
         activity, progress = activity_of(table)
+        score = table.score
         waiting = tuple(table.seat_of_party[p] for p in table.waiting_for()
                         if table.seat_of_party)
         legal = self._turn.legal if self._turn is not None else ()
@@ -160,4 +204,5 @@ class HumanPlayer(Player):
             table_name=self.table_name, preset_id=self.preset_id, rules=table.rules,
             seats=tuple(seats), my_seat=table.my_seat, state=state, legal=legal,
             waiting_for=waiting, activity=activity, progress=progress, deadline=deadline,
-            log=tuple(self._log), notice=self._notice, clocks=self.clocks)
+            log=tuple(self._log), notice=self._notice, clocks=self.clocks,
+            duraks=score.duraks, game_number=table.game_number, extra=series_extra(score))

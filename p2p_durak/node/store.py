@@ -14,7 +14,8 @@ and dropped). Records, each a canonical msgpack array:
     ["verdict", text]               this node ended the game itself (a party stayed away past
                                     the grace period); verdict.txt and the transcript of what
                                     was committed are saved next to the journal
-    ["finished"]                    the game ended (the transcript is saved next to the journal)
+    ["finished"]                    the table stopped (the transcript is saved next to the
+                                    journal; it is saved, too, after each game of a series)
 
 On restart the node rebuilds its log from the commits (`OrderingLog.resume` re-verifies every
 one) and its deck party from the seed and the made messages.
@@ -170,8 +171,13 @@ class GameJournal:
         atomic_write(self.folder / "verdict.txt", text.encode() + b"\n")
         self._append("verdict", text)
 
-    def finish(self, transcript: bytes) -> None:
+    def keep_transcript(self, transcript: bytes) -> None:
+        """A game of the series is over: the transcript so far, saved (the journal goes on)."""
         atomic_write(self.folder / "transcript.durak", transcript)
+
+    def finish(self, transcript: bytes | None) -> None:
+        if transcript is not None:
+            self.keep_transcript(transcript)
         self._append("finished")
 
     @property
