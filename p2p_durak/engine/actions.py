@@ -33,6 +33,7 @@ class Kind(IntEnum):
     NAME_TRUMP = 13  # Король-говно: the King names the trump suit (target: the suit)
     CONCEDE = 14  # the seat gives the game up and is the durak (never in `legal_actions`)
     LEAD_STOCK = 15  # армянский: lead the top stock card unseen (chance then reveals it)
+    LEAVE = 16  # the seat leaves the table between bouts (never in `legal_actions`)
 
 
 # Module-level ints: the engine's hot paths compare these, not enum members.
@@ -52,7 +53,8 @@ SHUFFLE: Final = 12
 NAME_TRUMP: Final = 13
 CONCEDE: Final = 14
 LEAD_STOCK: Final = 15
-N_KINDS: Final = 16
+LEAVE: Final = 16
+N_KINDS: Final = 17
 
 
 class Action(NamedTuple):
@@ -161,6 +163,11 @@ def pick_position(action: Action) -> int:
 def resolve_pick(action: Action, card: int) -> Action:
     """A blind pick with the card that turned out to be at its position."""
     return Action(action.kind, action.seat, (card,), action.target)
+
+
+def leave(seat: int, cards: tuple[int, ...]) -> Action:
+    """The seat leaves between bouts; `cards`: its whole hand, opened to all as it goes."""
+    return Action(LEAVE, seat, tuple(sorted(cards)))
 
 
 def encode_action(action: Action) -> tuple[int, int, tuple[int, ...], int]:

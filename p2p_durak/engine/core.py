@@ -58,7 +58,7 @@ from p2p_durak.engine.state import (
     UNKNOWN,
     State,
 )
-from p2p_durak.engine.verdicts import on_concede
+from p2p_durak.engine.verdicts import on_concede, on_leave
 
 __all__ = ["apply_any", "chance_outcome", "is_over", "legal_actions", "make_game", "new_game",
            "next_game", "sequencer", "step_any", "to_act"]
@@ -189,6 +189,8 @@ def _apply(state: State, any_action: object, ev: EventSink) -> State:
     phase = state.phase
     if kind == A.CONCEDE:
         return on_concede(state, action, ev)
+    if kind == A.LEAVE:
+        return on_leave(state, action, ev)
     # The bout and the lead build their next state whole, its actors included.
     if phase == BOUT:
         if kind == A.BEAT:

@@ -155,6 +155,14 @@ class PlayerOut(NamedTuple):
     seat: int
 
 
+class Left(NamedTuple):
+    """The seat left the table between bouts: out of the game, neither winner nor durak; its
+    hand (`cards`, shown to all as it went) lies in the discard."""
+
+    seat: int
+    cards: tuple[int, ...]
+
+
 class Conceded(NamedTuple):
     """The seat gave the game up (its turn timer ran out at a "lose" table, or it resigned)."""
 
@@ -172,8 +180,8 @@ class GameOver(NamedTuple):
 Event = (Dealt | TrumpRevealed | TrumpReinserted | TrumpNamed | HiddenTrumpRevealed
          | TrumpSwapped | PersonalTrump | Claimed | FirstAttacker | BoutStarted | Led | ThrewIn
          | StockLeadDeclared | StockLed | Beat | Transferred | TakeDeclared | Passed | Discarded
-         | Misplayed | Took | Drew | Unlocked | Rebounded | HandsRotated | PlayerOut | Conceded
-         | GameOver)
+         | Misplayed | Took | Drew | Unlocked | Rebounded | HandsRotated | PlayerOut | Left
+         | Conceded | GameOver)
 
 EventSink = list[Event] | None
 """Where transitions append their events; None when the caller (a simulation) wants none."""

@@ -1,4 +1,4 @@
-"""Verdicts: a seat gives the game up (`CONCEDE`).
+"""Verdicts: a seat gives the game up (`CONCEDE`), or leaves the table (`LEAVE`).
 
 A concession is not a move of the game the rules describe: it is how a table ends a game early
 with a clear loser, e.g. when a player's turn timer runs out at a table whose policy is "the
@@ -8,6 +8,15 @@ whoever's turn it is: the seat's own signature on the log is what makes it count
 
 The conceding seat is the durak; with teams its whole team (those of its members still
 holding cards) loses, as a team loses when its last member is left holding cards.
+
+A seat that leaves on purpose (`LEAVE`, also never listed) does so between bouts, when the
+table is empty (phase LEAD): its whole hand, which its going shows to everyone, goes to the
+discard; it is out of the game, neither a winner nor the durak; the lead passes to its left
+neighbour when it was its own, and whoever it would have defended against attacks the next
+seat. Where the others could not play on fairly without it, its leave is a concession (it is
+the durak): with two seats left in the game, when it is the last of its team in the game, in a
+scored game (the points need every seat to the end), or with locked cards before it
+(магаданский). See docs/rules.md, "Leaving mid-game".
 """
 
 from __future__ import annotations
@@ -16,7 +25,9 @@ from p2p_durak.engine import events as E
 from p2p_durak.engine.actions import Action
 from p2p_durak.engine.errors import IllegalAction, Reason
 from p2p_durak.engine.events import EventSink
-from p2p_durak.engine.state import OVER, Result, State
+from p2p_durak.engine.seats import defender_for, next_active_of
+from p2p_durak.engine.setup import evolve
+from p2p_durak.engine.state import LEAD, OVER, Result, State
 
 
 def on_concede(state: State, action: Action, ev: EventSink) -> State:
@@ -37,3 +48,51 @@ def on_concede(state: State, action: Action, ev: EventSink) -> State:
         ev.append(E.Conceded(seat))
         ev.append(E.GameOver(durak, False, 0))
     return state._replace(phase=OVER, result=result, actors=(), passed=0, taking=False)
+
+
+def _leave_is_concession(state: State, seat: int) -> bool:
+    game = state.game
+    n = game.n_players
+    in_game = [s for s in range(n) if not (state.out >> s) & 1]
+    if len(in_game) <= 2 or game.tables.counter:
+        return True
+    if state.locked and state.locked[seat]:
+        return True
+    if game.rules.teams != "none":
+        return not any(s != seat and game.team[s] == game.team[seat] for s in in_game)
+    return False
+
+
+def on_leave(state: State, action: Action, ev: EventSink) -> State:
+    seat = action.seat
+    if state.phase == OVER:
+        raise IllegalAction(Reason.GAME_OVER)
+    if (state.out >> seat) & 1:
+        raise IllegalAction(Reason.ALREADY_OUT, f"seat {seat}")
+    if state.phase != LEAD:
+        raise IllegalAction(Reason.WRONG_PHASE, "a player leaves between bouts")
+    cards = action.cards
+    mask = 0
+    for card in cards:
+        if not 0 <= card < state.game.n_cards or (mask >> card) & 1:
+            raise IllegalAction(Reason.BAD_ACTION, "the hand names each card once")
+        mask |= 1 << card
+    known = state.hands[seat]
+    if known & ~mask or len(cards) != known.bit_count() + state.hidden[seat]:
+        raise IllegalAction(Reason.NOT_IN_HAND, "a leave shows the whole hand")
+    if mask & state.discard:
+        raise IllegalAction(Reason.NOT_IN_HAND, "a card of that hand is in the discard")
+    if _leave_is_concession(state, seat):
+        return on_concede(state, action, ev)
+    n = state.game.n_players
+    out = state.out | (1 << seat)
+    attacker = state.attacker
+    if attacker == seat:
+        attacker = next_active_of(n, out, seat, 1)
+    defender = defender_for(state.game.tables, out, attacker)
+    hands = state.hands[:seat] + (0,) + state.hands[seat + 1:]
+    hidden = state.hidden[:seat] + (0,) + state.hidden[seat + 1:]
+    if ev is not None:
+        ev.append(E.Left(seat, cards))
+    return evolve(state._replace(out=out), phase=LEAD, hands=hands, hidden=hidden,
+                  attacker=attacker, defender=defender, discard=state.discard | mask)

@@ -24,6 +24,7 @@ async def _person(human: HumanPlayer, seen: list[TableSnapshot]) -> None:
         seen.append(snap)
         if snap.state is not None and snap.state.phase == eng.Phase.OVER:
             if snap.activity == "over":
+                await human.leave()  # no next game: the table stops
                 return
             continue
         if not snap.legal:
