@@ -59,6 +59,8 @@ LINES: dict[str, tuple[str, str]] = {
     "HandsRotated": ("Hands pass to the left", "Карты переходят к игроку слева"),
     "PlayerOut": ("{who} is out", "{who} выходит"),
     "Conceded": ("{who} gives the game up", "{who} сдаётся"),
+    "Left": ("{who} leaves the table; the hand goes to the discard: {cards}",
+             "{who} уходит из-за стола; карты в отбой: {cards}"),
     "GameOver": ("Game over", "Партия окончена"),
     "GameOverDurak": ("The durak: {who}", "Дурак: {who}"),
     "GameOverDurakPogony": ("The durak: {who}, with {pogony} epaulette(s)",
@@ -195,6 +197,8 @@ class EventLines:
             return "PlayerOut", {"who": who(event.seat)}
         if isinstance(event, E.Conceded):
             return "Conceded", {"who": who(event.seat)}
+        if isinstance(event, E.Left):
+            return "Left", {"who": who(event.seat), "cards": cards(event.cards)}
         if isinstance(event, E.GameOver):
             return "GameOver", {}
         raise LookupError(f"no line for the engine event {type(event).__name__}")
