@@ -81,7 +81,7 @@ from p2p_durak.protocol.log_effects import (
     SendTo,
     Waiting,
 )
-from p2p_durak.protocol.machine import Machine, MachineReject, S
+from p2p_durak.protocol.machine import Machine, MachineReject, S, members
 from p2p_durak.protocol.messages import (
     MAX_CATCH_UP_ENTRIES,
     MAX_FAIRNESS_WINDOW_MS,
@@ -303,6 +303,7 @@ class OrderingLog(Generic[S]):
             config=config, now_ms=now_ms, recovering=True, cache=cache,
         )
         log._head = report.head
+        log._sync_needed &= set(log._members(report.head.state))  # not those who left
         log._entries = list(transcript.entries)
         if report.head.seq:
             log._certs[report.head.seq] = report.certificate
@@ -797,10 +798,11 @@ class OrderingLog(Generic[S]):
             cert = self._certs.get(ack.seq)
             if cert is None:
                 return  # a position we caught up over: we hold no acks of it to compare
-            if self._cache.open(cert[author]).payload != envelope.payload:
+            held_ack = self._ack_of(cert, author)
+            if held_ack is not None and self._cache.open(held_ack).payload != envelope.payload:
                 self._halt(DiagnosisKind.EQUIVOCATION, author, ack.seq,
                            f"seat {author} signed two different acks of position {ack.seq}",
-                           (cert[author], raw), out)
+                           (held_ack, raw), out)
             if ack.seq == head.seq and from_seat == author:
                 self._send_certificate(author, now, out)
         elif ack.seq == head.seq + 1 and self._flight is not None:
@@ -852,9 +854,12 @@ class OrderingLog(Generic[S]):
 
     def _maybe_commit(self, now: int, out: list[Effect[S]]) -> None:
         flight = self._flight
-        if flight is None or len(flight.acks) < self._g.n:
+        if flight is None:
             return
-        cert = tuple(flight.acks[seat] for seat in range(self._g.n))
+        seats = self._members(flight.step.head.state)
+        if any(seat not in flight.acks for seat in seats):
+            return
+        cert = tuple(flight.acks[seat] for seat in seats)
         self._flight = None
         self._suspects.clear()
         self._advance(flight.step, cert, now, out)
@@ -1044,7 +1049,7 @@ class OrderingLog(Generic[S]):
         if flight is not None and now - flight.sent_ms >= cfg.resend_ms:
             flight.sent_ms = now
             out.append(Broadcast(flight.ack, flight.ack_data))
-            for seat in range(self._g.n):
+            for seat in self._members(flight.step.head.state):
                 if seat not in flight.acks and self._clock.connected[seat] is not None:
                     self._send_data(seat, flight.step.envelope, flight.step.data, out)
         sequencer = self._machine.sequencer(self._head.state)
@@ -1082,7 +1087,8 @@ class OrderingLog(Generic[S]):
     def _blocked_on(self) -> tuple[frozenset[int], int]:
         flight = self._flight
         if flight is not None:
-            missing = frozenset(s for s in range(self._g.n) if s not in flight.acks)
+            missing = frozenset(s for s in self._members(flight.step.head.state)
+                                if s not in flight.acks)
             return missing, flight.received_ms
         if self._sync_needed:
             return frozenset(self._sync_needed), self._clock.committed_ms
@@ -1308,7 +1314,8 @@ class OrderingLog(Generic[S]):
             return  # nothing new: the chunk only repeated what we have committed
         target = self._scratch[-1].head
         try:
-            cert = check_certificate(self._g, target, acks, self._cache.open)
+            cert = check_certificate(self._g, target, acks, self._cache.open,
+                                     self._members(target.state))
         except CertificateError as exc:
             if not exc.diverged:
                 out.append(Dropped(from_seat, exc.seat, exc.reason))
@@ -1339,10 +1346,23 @@ class OrderingLog(Generic[S]):
             held.update(flight.acks)
             held.update((seat, suspect.data) for seat, suspect in self._suspects.items())
         for seat, data in held.items():
-            if self._cache.open(data).payload != self._cache.open(cert[seat]).payload:
+            shown = self._ack_of(cert, seat)
+            if shown is not None and self._cache.open(data).payload != \
+                    self._cache.open(shown).payload:
                 self._halt(DiagnosisKind.EQUIVOCATION, seat, seq,
                            f"seat {seat} signed two different acks of position {seq}",
-                           (data, cert[seat]), out)
+                           (data, shown), out)
+
+    def _members(self, state: S) -> tuple[int, ...]:
+        """The seats still at the table in `state` (a graceful leave takes one away)."""
+        return members(self._machine, state, self._g.n)
+
+    def _ack_of(self, cert: tuple[bytes, ...], seat: int) -> bytes | None:
+        """`seat`'s ack in a certificate (None: it had left the table)."""
+        if len(cert) == self._g.n:
+            return cert[seat]
+        return next((a for a in cert if self._g.seat_of(self._cache.open(a).author) == seat),
+                    None)
 
     # ---- output helpers -------------------------------------------------------------------------
 

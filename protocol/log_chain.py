@@ -312,13 +312,17 @@ def check_certificate(
     head: Head[S],
     acks: Sequence[bytes],
     open_envelope: OpenEnvelope = decode_envelope,
+    members: Sequence[int] | None = None,
 ) -> tuple[bytes, ...]:
-    """Check that `acks` are every player's ack of the entry that led to `head`, each naming
-    ``head.state_hash``; return them in seat order, or raise `CertificateError`.
+    """Check that `acks` are every member's ack of the entry that led to `head`, each naming
+    ``head.state_hash``; return them in seat order, or raise `CertificateError`. `members`: the
+    seats still at the table after that entry (default: every player).
 
     All players acking entry ``seq`` proves the whole chain up to it: a player acks an entry only
-    after committing its predecessor, and the entry names its predecessor's hash.
+    after committing its predecessor, and the entry names its predecessor's hash. A player that
+    left the table signed its leave into the chain, and acked everything before it.
     """
+    required = range(genesis.n) if members is None else members
     by_seat: dict[int, tuple[Ack, bytes]] = {}
     for raw in acks:
         try:
@@ -334,15 +338,18 @@ def check_certificate(
         if ack.seq != head.seq or ack.entry_hash != head.hash:
             raise CertificateError(seat, f"certificate: seat {seat} acks another entry")
         by_seat[seat] = (ack, raw)
-    missing = [seat for seat in range(genesis.n) if seat not in by_seat]
+    missing = [seat for seat in required if seat not in by_seat]
     if missing:
         raise CertificateError(missing[0], f"certificate: no ack from seats {missing}")
+    extra = [seat for seat in by_seat if seat not in required]
+    if extra:
+        raise CertificateError(extra[0], f"certificate: seat {extra[0]} left the table")
     differ = [seat for seat, (ack, _) in by_seat.items() if ack.state_hash != head.state_hash]
     if differ:
         raise CertificateError(
-            differ[0] if len(differ) < genesis.n else None,
+            differ[0] if len(differ) < len(required) else None,
             f"entry {head.seq}: seats {differ} acked a state hash other than "
             f"{head.state_hash.hex()[:16]}",
             diverged=True,
         )
-    return tuple(by_seat[seat][1] for seat in range(genesis.n))
+    return tuple(by_seat[seat][1] for seat in required)

@@ -19,7 +19,10 @@ table (engine + mental-poker deck) fit:
   owes an entry). It must accept everything `apply` accepts at that state; it may accept more
   (such intents are then skipped when the entry is applied);
 * `apply(state, seat, intent)` — the state after the intent, or `MachineReject`;
-* `state_hash(state)` — 32 bytes every honest peer computes identically.
+* `state_hash(state)` — 32 bytes every honest peer computes identically;
+* optionally `members(state)` — the seats still at the table: those whose acks commit the entry
+  that led to `state` and who may order or act from there on. A seat leaves the table by an
+  entry of its own (a graceful leave); a machine without `members` keeps every seat.
 
 Seats are the players' indexes in the `Start` message (the envelope signer's position), not
 necessarily the seats of the game inside the machine.
@@ -69,3 +72,10 @@ class Machine(Protocol[S]):
     def state_hash(self, state: S) -> bytes:
         """The 32-byte hash every peer acknowledges."""
         ...
+
+
+def members(machine: Machine[S], state: S, n: int) -> tuple[int, ...]:
+    """The seats (of `n`) still at the table in `state`, in order: every seat unless the
+    machine says otherwise (its optional `members`)."""
+    of = getattr(machine, "members", None)
+    return tuple(range(n)) if of is None else tuple(of(state))

@@ -28,6 +28,9 @@ Intent payload (the `Intent.action` bytes, canonical msgpack):
                                                      action applied with it
     [3, bool]                                        after a game's audit: this party plays the
                                                      next game of the series (true) or stops
+    [4, tokens bytes]                                this party leaves the table (between bouts):
+                                                     the deck's leave step, its tokens on every
+                                                     card still closed, which opens its own hand
 (a deck message's bytes are the canonical encoding of its own wire form)
 """
 
@@ -67,6 +70,7 @@ from p2p_durak.protocol.mental.ops import (
     ClassOp,
     CoinOp,
     KeysOp,
+    LeaveOp,
     Op,
     RevealOp,
     ShowOp,
@@ -79,6 +83,7 @@ DECK_STEP = 0
 MOVE = 1
 ANNOUNCE = 2
 NEXT_GAME = 3
+LEAVE = 4
 
 
 def _lists(value: object) -> object:
@@ -202,8 +207,16 @@ class SeriesOver:
     score: SeriesScore
 
 
+@dataclass(frozen=True, slots=True)
+class PartyLeft:
+    """The party left the table on purpose: it opened what only it could open, and the rest
+    play on without it (its acks are no longer needed, it orders nothing)."""
+
+    party: int
+
+
 TableEvent = (Seated | Moved | CardsLearned | HandSeen | AuditFinished | NextGame
-              | SeriesOver)
+              | SeriesOver | PartyLeft)
 
 
 def series_game_id(game_id: bytes, number: int) -> bytes:
@@ -262,6 +275,12 @@ class LogDeckParty(DeckParty):
                 self._coins[p.op.step] = p.secret_value
             self._made[key] = made
         return made
+
+    def forget_made(self, step: str) -> None:
+        """Make this step's message afresh next time (a leave's tokens cover the cards still
+        closed when it is made, so one made earlier may be stale)."""
+        for key in [k for k in self._made if k[0] == step]:
+            del self._made[key]
 
     def coin_secret(self, step: str) -> bytes:
         """The secret this party committed to in coin step `step` (journaled with the commit)."""
@@ -383,6 +402,7 @@ class TableMachine:
     score: SeriesScore = field(default_factory=SeriesScore)
     votes: dict[int, bool] = field(default_factory=dict)
     series_over: bool = False
+    left: tuple[int, ...] = ()  # parties that left the table on purpose, in the order they did
     # This party's randomness for game k of the series (its first draw is the game's deck
     # secret, so a restarted node must get the same one); None: `rng` goes on (an observer).
     rng_for_game: Callable[[int], Callable[[int], bytes]] | None = None
@@ -431,7 +451,67 @@ class TableMachine:
         """After a game's audit: the parties that have not yet said whether they play on."""
         if self.audit is None or self.series_over or self.deck.pending_op() is not None:
             return ()
-        return tuple(p for p in range(self.n_parties) if p not in self.votes)
+        return tuple(p for p in range(self.n_parties) if p not in self.votes and p not in self.left)
+
+    def members(self) -> tuple[int, ...]:
+        """The parties still at the table."""
+        return tuple(p for p in range(self.n_parties) if p not in self.left)
+
+    def _leave_step(self, party: int) -> str:
+        return f"leave:{party}"
+
+    def check_leave(self, party: int, raw: tuple[object, ...]) -> Tokens:
+        """The tokens of a well-formed leave by `party` that may come now; else TableReject.
+        (Their proof is checked when the leave is applied.)"""
+        state = self.state
+        if state is None or self.deck.pending_op() is not None or self.audit is not None \
+                or state.phase == Phase.OVER:
+            raise TableReject(party, "a party leaves while a game is on and the deck is idle",
+                              "wrong-phase")
+        if party in self.left or party < 0:
+            raise TableReject(party, "it has left already", "forged")
+        seat = self.seat_of_party[party]
+        if not (state.out >> seat) & 1 and state.phase != Phase.LEAD:
+            raise TableReject(party, "a player in the game leaves between bouts", "wrong-phase")
+        if len(self.deck.active) <= 2:
+            raise TableReject(party, "two at the table: the leaver concedes instead",
+                              "wrong-phase")
+        if len(raw) != 2:
+            raise TableReject(party, "a leave is [4, tokens]", "malformed")
+        try:
+            msg = deck_message(raw[1])
+        except (DeckError, ValueError, TypeError, ProtocolError) as exc:
+            raise TableReject(party, f"malformed tokens: {exc}", "malformed") from exc
+        if not isinstance(msg, Tokens) or msg.seat != party \
+                or msg.step != self._leave_step(party):
+            raise TableReject(party, "a leave carries its own tokens for its leave step",
+                              "forged")
+        return msg
+
+    def leave(self) -> bytes:
+        """This party's leave, as an intent payload: the deck's leave step made ahead (on a
+        copy of the deck: it begins only when the leave is committed)."""
+        step = self._leave_step(self.party)
+        self.deck.forget_made(step)
+        twin = self.deck.fork()
+        twin.begin(LeaveOp(step, self.party))
+        msg = twin.owed()
+        if msg is None:
+            raise TableReject(self.party, "nothing to open: the cards are not dealt yet",
+                              "wrong-phase")
+        payload = codec.encode((LEAVE, _deck_bytes(msg)))
+        raw = codec.decode(payload)
+        assert isinstance(raw, tuple)
+        self.check_leave(self.party, raw)
+        return payload
+
+    def can_leave(self) -> bool:
+        """Whether this party may leave now (else: play on until the bout is over)."""
+        try:
+            self.check_leave(self.party, (LEAVE, b""))
+        except TableReject as exc:
+            return exc.code == "malformed"
+        return True
 
     def vote(self, play_on: bool) -> bytes:
         """This party's choice after the game, as an intent payload."""
@@ -555,7 +635,7 @@ class TableMachine:
         except ProtocolError as exc:
             raise TableReject(party, f"undecodable intent: {exc}", "malformed") from exc
         if not (isinstance(raw, tuple) and raw
-                and raw[0] in (DECK_STEP, MOVE, ANNOUNCE, NEXT_GAME)):
+                and raw[0] in (DECK_STEP, MOVE, ANNOUNCE, NEXT_GAME, LEAVE)):
             raise TableReject(party, "unknown intent kind", "malformed")
         if raw[0] == DECK_STEP:
             events = self._apply_deck(party, raw)
@@ -563,6 +643,8 @@ class TableMachine:
             events = self._apply_announce(party, raw)
         elif raw[0] == NEXT_GAME:
             events = self._apply_vote(party, raw)
+        elif raw[0] == LEAVE:
+            events = self._apply_leave(party, raw)
         else:
             events = self._apply_move(party, raw)
         self.digest = hashlib.sha256(self.digest + party.to_bytes(2, "big") + payload).digest()
@@ -654,6 +736,35 @@ class TableMachine:
         self.titles = game.titles
         self._next = game
         return [NextGame(number, self.score), *self._begin(KeysOp("keys"))]
+
+    def _apply_leave(self, party: int, raw: tuple[object, ...]) -> list[TableEvent]:
+        """The party leaves: the deck's leave step (its tokens on every closed card: the cards
+        only it could open, its hand, open to all), then the engine's `leave` with that hand,
+        which goes to the discard. (A refused leave leaves this table half changed: the log
+        applies intents to a copy, which it then throws away.)"""
+        tokens = self.check_leave(party, raw)
+        try:
+            deck_events = self.deck.begin(LeaveOp(tokens.step, party))
+            deck_events += self.deck.receive(tokens)
+        except DeckError as exc:
+            raise TableReject(party, str(exc), "bad-proof") from exc
+        self.left += (party,)
+        out: list[TableEvent] = [PartyLeft(party), *self._after_deck(deck_events)]
+        state = self.state
+        assert state is not None
+        seat = self.seat_of_party[party]
+        if (state.out >> seat) & 1:
+            return out  # out of the game already: only its key share was still needed
+        hand = self.hand_slots.get(seat, [])
+        cards = [self.deck.slots[s].card for s in hand]
+        if any(card is None for card in cards):
+            raise TableReject(party, "the leave left a card of its hand closed", "bad-proof")
+        self.discard_slots += hand
+        self.hand_slots[seat] = []
+        try:
+            return out + self._engine(A.leave(seat, tuple(c for c in cards if c is not None)))
+        except eng.IllegalAction as exc:
+            raise TableReject(party, exc.message("en"), exc.code) from exc
 
     def _apply_move(self, party: int, raw: tuple[object, ...]) -> list[TableEvent]:
         if self.state is None or self.deck.pending_op() is not None:
@@ -844,6 +955,9 @@ class TableMachine:
                 assert self.state.result is not None
                 self.score = self.score.add(self.state.result, self.n_parties)
                 out.append(self.audit)
+                if self.left:  # the series needs everyone who began it
+                    self.series_over = True
+                    out.append(SeriesOver(self.left, self.score))
             elif isinstance(ev, dev.StepDone) and self.state is not None:
                 out += self._next_chance()
         return out

@@ -19,6 +19,7 @@ from p2p_durak.protocol.messages import Intent, RejectCode
 from p2p_durak.protocol.table import (
     ANNOUNCE,
     DECK_STEP,
+    LEAVE,
     MOVE,
     NEXT_GAME,
     TableMachine,
@@ -62,14 +63,16 @@ class TableLogMachine:
         except ProtocolError as exc:
             raise MachineReject(RejectCode.MALFORMED, f"undecodable intent: {exc}") from exc
         if not (isinstance(raw, tuple) and len(raw) >= 2
-                and raw[0] in (DECK_STEP, MOVE, ANNOUNCE, NEXT_GAME)):
+                and raw[0] in (DECK_STEP, MOVE, ANNOUNCE, NEXT_GAME, LEAVE)):
             raise MachineReject(RejectCode.MALFORMED, "unknown intent kind")
-        if raw[0] in (ANNOUNCE, NEXT_GAME):
+        if raw[0] in (ANNOUNCE, NEXT_GAME, LEAVE):
             try:
                 if raw[0] == ANNOUNCE:
                     state.check_announce(seat, raw)
-                else:
+                elif raw[0] == NEXT_GAME:
                     state.check_vote(seat, raw)
+                else:
+                    state.check_leave(seat, raw)
             except TableReject as exc:
                 raise _reject(exc) from exc
         elif raw[0] == DECK_STEP:
@@ -117,3 +120,6 @@ class TableLogMachine:
 
     def state_hash(self, state: TableMachine) -> bytes:
         return state.state_hash()
+
+    def members(self, state: TableMachine) -> tuple[int, ...]:
+        return state.members()

@@ -27,7 +27,7 @@ from p2p_durak.protocol.log_chain import (
     check_certificate,
     check_entry,
 )
-from p2p_durak.protocol.machine import Machine, S
+from p2p_durak.protocol.machine import Machine, S, members
 from p2p_durak.protocol.messages import Entry
 
 TRANSCRIPT_MAGIC: Final = "p2p-durak transcript"
@@ -133,7 +133,8 @@ def audit(transcript: Transcript, machine: Machine[S], initial_state: S) -> Audi
             raise AuditError(seq, fault.seat, fault.reason) from fault
         rejected.extend((seq, o) for o in step.outcomes if not o.applied)
         head = step.head
-    certificate = _check_final_acks(genesis, head, transcript.acks)
+    certificate = _check_final_acks(genesis, head, transcript.acks,
+                                    members(machine, head.state, genesis.n))
     return AuditReport(genesis, head, certificate, tuple(rejected))
 
 
@@ -156,13 +157,13 @@ def _open_entry(genesis: Genesis, seq: int, raw: bytes) -> Envelope:
 
 
 def _check_final_acks(
-    genesis: Genesis, head: Head[S], acks: Sequence[bytes]
+    genesis: Genesis, head: Head[S], acks: Sequence[bytes], seats: Sequence[int]
 ) -> tuple[bytes, ...]:
     if head.seq == 0:
         if acks:
             raise AuditError(0, None, "acks without entries")
         return ()
     try:
-        return check_certificate(genesis, head, acks)
+        return check_certificate(genesis, head, acks, members=seats)
     except CertificateError as exc:
         raise AuditError(head.seq, exc.seat, exc.reason) from exc

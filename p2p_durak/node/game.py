@@ -22,6 +22,7 @@ import trio
 
 from p2p_durak import engine as eng
 from p2p_durak.bots.levels import make_bot
+from p2p_durak.engine import actions as A
 from p2p_durak.engine.actions import concede
 from p2p_durak.node import heap, offload
 from p2p_durak.node.bot_feed import BotFeed
@@ -153,6 +154,11 @@ class Player:
     async def turn(self, turn: Turn, runner: GameRunner) -> None:
         """The party may move now."""
 
+    def leaving(self, table: TableMachine) -> bool:
+        """Whether the party wants to leave the table now (asked after every commit; the
+        runner also leaves when told with `runner.leave_table()`)."""
+        return False
+
     async def after_game(self, table: TableMachine, runner: GameRunner) -> None:
         """The game is over and audited: the party says whether it plays the next game of the
         series, with `runner.choose_next(play_on)`, when it has decided. This player stops."""
@@ -169,12 +175,17 @@ class _Move:
 
 
 @dataclass(frozen=True, slots=True)
+class _LeaveTable:
+    pass
+
+
+@dataclass(frozen=True, slots=True)
 class _Vote:
     game_number: int
     play_on: bool
 
 
-_Input = MeshEvent | _Move | _Vote | None  # None: the clock ticked
+_Input = MeshEvent | _Move | _Vote | _LeaveTable | None  # None: the clock ticked
 
 
 def game_secret(seed: bytes, number: int) -> bytes:
@@ -207,7 +218,9 @@ class GameRunner:
         self._told = 0  # how many table events the player has been given
         self._turn_seq = -1
         self._submitted: tuple[str, float] | None = None  # what we submitted, and when
-        self.latencies: dict[str, list[float]] = {"move": [], "deck": [], "vote": []}
+        self.latencies: dict[str, list[float]] = {"move": [], "deck": [], "vote": [],
+                                                  "leave": []}
+        self.leaving = False  # the party leaves the table: between bouts, or at once after it
         self._asked_next = 0  # the game after which the player was last asked to play on
         self._games_saved = 0  # the games whose transcript is saved
         self.stopped: str | None = None  # why the series ended without a vote (a party left)
@@ -252,6 +265,12 @@ class GameRunner:
     async def move(self, seq: int, action: eng.Action) -> None:
         """The player's move, decided at commit `seq` (dropped if the table moved on)."""
         await self._inputs.send(_Move(seq, action))
+
+    async def leave_table(self) -> None:
+        """Leave the table on purpose: the party finishes the bout with the quickest legal
+        moves, then leaves (its hand opened to all, into the discard) and the rest play on.
+        With two at the table it concedes; after a game it stops the table."""
+        await self._inputs.send(_LeaveTable())
 
     async def choose_next(self, play_on: bool) -> None:
         """The player's choice after the game: play the next game of the series, or stop."""
@@ -362,6 +381,10 @@ class GameRunner:
                 effects = self._submit_move(item)
             elif isinstance(item, _Vote):
                 effects = self._submit_vote(item)
+            elif isinstance(item, _LeaveTable):
+                self.leaving = True
+                await self._after_commit()
+                effects = []
             else:
                 effects = [*self.log.tick(now), *self._check_turn_timer()]
                 self._check_grace()
@@ -526,6 +549,8 @@ class GameRunner:
         gone = self._silence.since()
         for party, since in self._away.items():
             gone[party] = min(since, gone.get(party, since))
+        for party in self.log.state.left:  # it left on purpose: nobody waits for it
+            gone.pop(party, None)
         return gone
 
     def _check_grace(self) -> None:
@@ -622,12 +647,21 @@ class GameRunner:
                 self.journal.finish(self.log.transcript().save())
                 self.finished.set()
             return
+        if self.party in table.left:  # our leave is committed: the rest play on without us
+            if not self.finished.is_set():
+                self.journal.finish(self._saved_transcript())
+                self.finished.set()
+            return
         if table.audit is not None and self._games_saved < table.game_number:
             # the game is over and audited: its transcript (with the series before it) is kept
             # at once, whatever the players choose next
             self._games_saved = table.game_number
             self.journal.keep_transcript(self.log.transcript().save())
         if self.log.own_pending is not None or self.log.recovering:
+            return
+        self.leaving = self.leaving or self.player.leaving(table)
+        if self.leaving and table.owed() is None:
+            await self._carry_out(self._leave_step(table))
             return
         if self.party in table.vote_due() and self._asked_next < table.game_number:
             self._asked_next = table.game_number
@@ -659,6 +693,34 @@ class GameRunner:
             return []
         self._submitted = (kind, trio.current_time())
         return effects
+
+    def _leave_step(self, table: TableMachine) -> Sequence[object]:
+        """What a leaving party does now: leave (between bouts), concede (two at the table),
+        stop the table (after a game), or finish the bout with its quickest legal move."""
+        state = table.state
+        if state is None:
+            return []  # before the deal: nothing to open yet; it leaves once dealt
+        if table.audit is not None:
+            return self._submit(table.vote(False), "vote") if self.party in \
+                table.vote_due() else []
+        seat = table.my_seat
+        if len(table.deck.active) <= 2:
+            if state.phase != eng.Phase.OVER and not (state.out >> seat) & 1 \
+                    and table.deck.pending_op() is None:
+                return self._submit_move(_Move(self.log.seq, concede(seat)))
+            return []
+        if table.can_leave():
+            try:
+                payload = table.leave()
+            except TableReject as exc:
+                self._note(None, "own", f"could not leave: {exc}", fault=False)
+                return []
+            return self._submit(payload, "leave")
+        legal = table.legal()
+        if legal and self.party in table.waiting_for():
+            quick = next((a for a in legal if a.kind in (A.TAKE, A.PASS)), legal[0])
+            return self._submit_move(_Move(self.log.seq, quick))
+        return []
 
     def _submit_vote(self, vote: _Vote) -> Sequence[object]:
         table = self.log.state

@@ -19,6 +19,7 @@ from p2p_durak.protocol.table import (
     CardsLearned,
     HandSeen,
     NextGame,
+    PartyLeft,
     Seated,
     SeriesOver,
     SeriesScore,
@@ -73,6 +74,9 @@ class Narrator:
                            "проверка: все карты и заявки честные")]
             return [_t(lang, f"audit: {self.who(s)} {why}", f"проверка: {self.who(s)} — {why}")
                     for s, why in event.cheaters]
+        if isinstance(event, PartyLeft):
+            return [_t(lang, f"{party_names[event.party]} leaves the table; the others play on",
+                       f"{party_names[event.party]} уходит из-за стола; остальные играют дальше")]
         if isinstance(event, NextGame):
             return [_t(lang, f"game {event.number} of the series begins",
                        f"начинается партия {event.number}"), self.series(event.score)]
@@ -122,6 +126,8 @@ def event_record(event: TableEvent) -> dict[str, Any]:
         return {"type": "hand_seen", "seat": event.seat, "cards": list(event.cards)}
     if isinstance(event, AuditFinished):
         return {"type": "audit", "cheaters": [list(c) for c in event.cheaters]}
+    if isinstance(event, PartyLeft):
+        return {"type": "party_left", "party": event.party}
     if isinstance(event, NextGame | SeriesOver):
         score = event.score
         record: dict[str, Any] = {"games": score.games, "duraks": list(score.duraks),

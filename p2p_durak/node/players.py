@@ -20,9 +20,11 @@ from p2p_durak.protocol.table import TableEvent, TableMachine
 
 class BotPlayer(Player):
     def __init__(self, bot_factory: type[Bot] | None = None, *, level: str = "easy",
-                 seed: int | None = None, games: int | None = 1) -> None:
+                 seed: int | None = None, games: int | None = 1,
+                 leave_at_bout: int | None = None) -> None:
         self.level = level
         self.games = games  # how many games of a series it plays; None: as many as the others
+        self.leave_at_bout = leave_at_bout  # leaves the table when this bout (0, 1, ...) comes
         self.rng = random.Random(seed)
         self._factory = bot_factory
         self._feed = BotFeed(self._make)
@@ -46,6 +48,11 @@ class BotPlayer(Player):
         assert bot is not None
         action = await offload.run_sync(bot.choose)
         await runner.move(turn.seq, action)
+
+    def leaving(self, table: TableMachine) -> bool:
+        state = table.state
+        return (self.leave_at_bout is not None and state is not None
+                and state.bout >= self.leave_at_bout)
 
     async def after_game(self, table: TableMachine, runner: GameRunner) -> None:
         await runner.choose_next(self.games is None or table.game_number < self.games)

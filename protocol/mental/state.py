@@ -708,6 +708,11 @@ class DeckState:
         x = sum(self.audit_secrets[s] for s in self.active) % g.ORDER
         cards: list[int] = []
         for slot, st in enumerate(self.slots):
+            if st.card is not None:
+                # opened to all with proven tokens already; after a leave its ciphertext still
+                # carries the leaver's layer, which the remaining keys cannot remove
+                cards.append(st.card)
+                continue
             card = self.codec.decode(g.sub(st.base.ct.c2, g.mul(x, st.base.ct.c1)))
             if card is None:
                 raise DeckError(None, msg.step, f"audit: slot {slot} does not open to a card")
