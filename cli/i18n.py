@@ -169,8 +169,10 @@ CATALOGUE: dict[str, tuple[str, str]] = {
     "prompt.wait": ("", ""),
     "prompt.over": ("N — play again · Q — back to the lobby",
                     "N — ещё партия · Q — в лобби"),
-    "prompt.leave_confirm": ("Press Q again to leave the table.",
-                             "Нажмите Q ещё раз, чтобы выйти из-за стола."),
+    "prompt.leave_confirm": ("Press Q again to leave the table (at a networked table the "
+                             "others play on; your hand goes to the discard).",
+                             "Нажмите Q ещё раз, чтобы выйти из-за стола (за сетевым столом "
+                             "остальные играют дальше, ваши карты уходят в отбой)."),
     "keys.table": ("1-9 play · ←→ Enter · ↑↓ attack card · B beat · T take · P pass · R transfer"
                    " · S show · ? help",
                    "1-9 ход · ←→ Enter · ↑↓ карта на столе · B бить · T беру · P бито · "

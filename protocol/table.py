@@ -28,9 +28,11 @@ Intent payload (the `Intent.action` bytes, canonical msgpack):
                                                      action applied with it
     [3, bool]                                        after a game's audit: this party plays the
                                                      next game of the series (true) or stops
-    [4, tokens bytes]                                this party leaves the table (between bouts):
-                                                     the deck's leave step, its tokens on every
-                                                     card still closed, which opens its own hand
+    [4, nil]                                         this party announces it leaves the table
+    [4, tokens bytes]                                then, between bouts (the game waits for it),
+                                                     its leave: the deck's leave step, its tokens
+                                                     on every card still closed, which opens its
+                                                     own hand
 (a deck message's bytes are the canonical encoding of its own wire form)
 """
 
@@ -208,6 +210,14 @@ class SeriesOver:
 
 
 @dataclass(frozen=True, slots=True)
+class LeaveAnnounced:
+    """The party leaves the table: it plays on to the end of the bout, then (the game waits
+    for it) opens what only it can open and goes."""
+
+    party: int
+
+
+@dataclass(frozen=True, slots=True)
 class PartyLeft:
     """The party left the table on purpose: it opened what only it could open, and the rest
     play on without it (its acks are no longer needed, it orders nothing)."""
@@ -216,7 +226,7 @@ class PartyLeft:
 
 
 TableEvent = (Seated | Moved | CardsLearned | HandSeen | AuditFinished | NextGame
-              | SeriesOver | PartyLeft)
+              | SeriesOver | LeaveAnnounced | PartyLeft)
 
 
 def series_game_id(game_id: bytes, number: int) -> bytes:
@@ -402,6 +412,7 @@ class TableMachine:
     score: SeriesScore = field(default_factory=SeriesScore)
     votes: dict[int, bool] = field(default_factory=dict)
     series_over: bool = False
+    leaving: tuple[int, ...] = ()  # parties that announced they leave, in that order
     left: tuple[int, ...] = ()  # parties that left the table on purpose, in the order they did
     # This party's randomness for game k of the series (its first draw is the game's deck
     # secret, so a restarted node must get the same one); None: `rng` goes on (an observer).
@@ -453,6 +464,10 @@ class TableMachine:
             return ()
         return tuple(p for p in range(self.n_parties) if p not in self.votes and p not in self.left)
 
+    def _leave_due_tuple(self) -> tuple[int, ...]:
+        party = self.leave_due()
+        return () if party is None else (party,)
+
     def members(self) -> tuple[int, ...]:
         """The parties still at the table."""
         return tuple(p for p in range(self.n_parties) if p not in self.left)
@@ -460,24 +475,45 @@ class TableMachine:
     def _leave_step(self, party: int) -> str:
         return f"leave:{party}"
 
-    def check_leave(self, party: int, raw: tuple[object, ...]) -> Tokens:
-        """The tokens of a well-formed leave by `party` that may come now; else TableReject.
-        (Their proof is checked when the leave is applied.)"""
+    def leave_due(self) -> int | None:
+        """The party that announced its leave and owes its leave step now: between bouts (or
+        at once, when its seat is out of the game already) with the deck idle. The game waits
+        for it: no move is taken meanwhile."""
         state = self.state
         if state is None or self.deck.pending_op() is not None or self.audit is not None \
                 or state.phase == Phase.OVER:
-            raise TableReject(party, "a party leaves while a game is on and the deck is idle",
-                              "wrong-phase")
-        if party in self.left or party < 0:
+            return None
+        for party in self.leaving:
+            if party in self.left:
+                continue
+            if state.phase == Phase.LEAD or (state.out >> self.seat_of_party[party]) & 1:
+                return party
+        return None
+
+    def _check_leaving(self, party: int) -> None:
+        state = self.state
+        if state is None or self.audit is not None or state.phase == Phase.OVER:
+            raise TableReject(party, "a party leaves while a game is on", "wrong-phase")
+        if party < 0 or party in self.left:
             raise TableReject(party, "it has left already", "forged")
-        seat = self.seat_of_party[party]
-        if not (state.out >> seat) & 1 and state.phase != Phase.LEAD:
-            raise TableReject(party, "a player in the game leaves between bouts", "wrong-phase")
         if len(self.deck.active) <= 2:
             raise TableReject(party, "two at the table: the leaver concedes instead",
                               "wrong-phase")
+
+    def check_leave(self, party: int, raw: tuple[object, ...]) -> Tokens | None:
+        """A well-formed leave by `party` that may come now: its announcement (None), or the
+        tokens of its leave step (their proof is checked when the leave is applied); else
+        TableReject."""
+        self._check_leaving(party)
         if len(raw) != 2:
-            raise TableReject(party, "a leave is [4, tokens]", "malformed")
+            raise TableReject(party, "a leave is [4, nil] or [4, tokens]", "malformed")
+        if raw[1] is None:
+            if party in self.leaving:
+                raise TableReject(party, "it announced its leave already", "wrong-phase")
+            return None
+        if self.leave_due() != party:
+            raise TableReject(party, "its leave step is not due (it comes between bouts)",
+                              "wrong-phase")
         try:
             msg = deck_message(raw[1])
         except (DeckError, ValueError, TypeError, ProtocolError) as exc:
@@ -488,9 +524,15 @@ class TableMachine:
                               "forged")
         return msg
 
+    def announce_leave(self) -> bytes:
+        """This party's announcement that it leaves the table (the leave itself comes between
+        bouts), as an intent payload."""
+        self._check_leaving(self.party)
+        return codec.encode((LEAVE, None))
+
     def leave(self) -> bytes:
-        """This party's leave, as an intent payload: the deck's leave step made ahead (on a
-        copy of the deck: it begins only when the leave is committed)."""
+        """This party's leave step, due now, as an intent payload: the deck's leave step made
+        on a copy of the deck (it begins only when the leave is committed)."""
         step = self._leave_step(self.party)
         self.deck.forget_made(step)
         twin = self.deck.fork()
@@ -504,14 +546,6 @@ class TableMachine:
         assert isinstance(raw, tuple)
         self.check_leave(self.party, raw)
         return payload
-
-    def can_leave(self) -> bool:
-        """Whether this party may leave now (else: play on until the bout is over)."""
-        try:
-            self.check_leave(self.party, (LEAVE, b""))
-        except TableReject as exc:
-            return exc.code == "malformed"
-        return True
 
     def vote(self, play_on: bool) -> bytes:
         """This party's choice after the game, as an intent payload."""
@@ -529,7 +563,7 @@ class TableMachine:
 
     def sequencer(self) -> int:
         """The party that orders the next log entry."""
-        due = self.deck_due() or self.vote_due()
+        due = self.deck_due() or self.vote_due() or self._leave_due_tuple()
         if due:
             return due[0]
         if self.state is None:
@@ -538,7 +572,7 @@ class TableMachine:
 
     def waiting_for(self) -> tuple[int, ...]:
         """Parties that must act before the game can go on (for "waiting for X")."""
-        due = self.deck_due() or self.vote_due()
+        due = self.deck_due() or self.vote_due() or self._leave_due_tuple()
         if due or self.state is None:
             return due
         if self._suit_due:
@@ -568,8 +602,9 @@ class TableMachine:
         return self.state.game.suit[self.deck.seen[self.stock_slots[-1]]]
 
     def legal(self) -> tuple[eng.Action, ...]:
-        """This party's legal moves now (none while a deck step is open)."""
-        if self.state is None or self.deck.pending_op() is not None:
+        """This party's legal moves now (none while a deck step is open, or a leave is due)."""
+        if self.state is None or self.deck.pending_op() is not None \
+                or self.leave_due() is not None:
             return ()
         return eng.legal_actions(self.state, self.my_seat)
 
@@ -743,6 +778,9 @@ class TableMachine:
         which goes to the discard. (A refused leave leaves this table half changed: the log
         applies intents to a copy, which it then throws away.)"""
         tokens = self.check_leave(party, raw)
+        if tokens is None:
+            self.leaving += (party,)
+            return [LeaveAnnounced(party)]
         try:
             deck_events = self.deck.begin(LeaveOp(tokens.step, party))
             deck_events += self.deck.receive(tokens)
@@ -769,6 +807,8 @@ class TableMachine:
     def _apply_move(self, party: int, raw: tuple[object, ...]) -> list[TableEvent]:
         if self.state is None or self.deck.pending_op() is not None:
             raise TableReject(party, "no move is possible while the deck is busy", "wrong-phase")
+        if self.leave_due() is not None:
+            raise TableReject(party, "no move while a party leaves the table", "wrong-phase")
         if len(raw) != 3 or not isinstance(raw[2], tuple):
             raise TableReject(party, "a move is [1, action, openings]", "malformed")
         try:

@@ -154,6 +154,9 @@ class Player:
     async def turn(self, turn: Turn, runner: GameRunner) -> None:
         """The party may move now."""
 
+    def attach(self, runner: GameRunner) -> None:
+        """The runner that plays this party's game (called once, before anything else)."""
+
     def leaving(self, table: TableMachine) -> bool:
         """Whether the party wants to leave the table now (asked after every commit; the
         runner also leaves when told with `runner.leave_table()`)."""
@@ -304,6 +307,7 @@ class GameRunner:
 
     async def run(self, *, task_status: trio.TaskStatus[None] = trio.TASK_STATUS_IGNORED) -> None:
         self.log = self._make_log(await offload.run_sync(self._prepare_journal))
+        self.player.attach(self)
         began = trio.current_time()
         self._away = {p: began for p in range(len(self.start.players)) if p != self.party}
         with heap.frozen_while_playing():
@@ -709,13 +713,14 @@ class GameRunner:
                     and table.deck.pending_op() is None:
                 return self._submit_move(_Move(self.log.seq, concede(seat)))
             return []
-        if table.can_leave():
-            try:
-                payload = table.leave()
-            except TableReject as exc:
-                self._note(None, "own", f"could not leave: {exc}", fault=False)
-                return []
-            return self._submit(payload, "leave")
+        try:
+            if self.party not in table.leaving:
+                return self._submit(table.announce_leave(), "leave")
+            if table.leave_due() == self.party:
+                return self._submit(table.leave(), "leave")
+        except TableReject as exc:
+            self._note(None, "own", f"could not leave: {exc}", fault=False)
+            return []
         legal = table.legal()
         if legal and self.party in table.waiting_for():
             quick = next((a for a in legal if a.kind in (A.TAKE, A.PASS)), legal[0])

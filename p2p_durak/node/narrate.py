@@ -18,6 +18,7 @@ from p2p_durak.protocol.table import (
     AuditFinished,
     CardsLearned,
     HandSeen,
+    LeaveAnnounced,
     NextGame,
     PartyLeft,
     Seated,
@@ -74,6 +75,9 @@ class Narrator:
                            "проверка: все карты и заявки честные")]
             return [_t(lang, f"audit: {self.who(s)} {why}", f"проверка: {self.who(s)} — {why}")
                     for s, why in event.cheaters]
+        if isinstance(event, LeaveAnnounced):
+            return [_t(lang, f"{party_names[event.party]} will leave the table after this bout",
+                       f"{party_names[event.party]} уйдёт из-за стола после этого захода")]
         if isinstance(event, PartyLeft):
             return [_t(lang, f"{party_names[event.party]} leaves the table; the others play on",
                        f"{party_names[event.party]} уходит из-за стола; остальные играют дальше")]
@@ -128,6 +132,8 @@ def event_record(event: TableEvent) -> dict[str, Any]:
         return {"type": "audit", "cheaters": [list(c) for c in event.cheaters]}
     if isinstance(event, PartyLeft):
         return {"type": "party_left", "party": event.party}
+    if isinstance(event, LeaveAnnounced):
+        return {"type": "leave_announced", "party": event.party}
     if isinstance(event, NextGame | SeriesOver):
         score = event.score
         record: dict[str, Any] = {"games": score.games, "duraks": list(score.duraks),

@@ -110,15 +110,20 @@ class HumanPlayer(Player):
         await runner.choose_next(True)
 
     async def leave(self) -> None:
-        # After a game: this player stops, and so does the table. Mid-game, leaving is
-        # leaving the process: the others see the disconnection and, after the table's grace
-        # period, end the game with a verdict.
+        """Leave the table. After a game: this player stops, and so does the table. Mid-game:
+        a graceful leave (the node finishes the bout with quick legal moves, then leaves
+        between bouts: its hand goes to the discard and the others play on; with two at the
+        table it concedes). The node keeps running until its leave is committed."""
         runner, table = self._runner, self._table
-        if runner is not None and table is not None and table.party in table.vote_due() \
-                and not self._voted:
-            self._voted = True
-            await runner.choose_next(False)
         self._turn = None
+        if runner is None or table is None:
+            return
+        if table.party in table.vote_due():
+            if not self._voted:
+                self._voted = True
+                await runner.choose_next(False)
+        elif not table.series_over and table.party not in table.left:
+            await runner.leave_table()
 
     # ---- Player ----------------------------------------------------------------------------
 

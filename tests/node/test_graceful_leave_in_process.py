@@ -16,6 +16,7 @@ from p2p_durak.engine import events as E
 from p2p_durak.engine.presets import get_preset
 from p2p_durak.node.players import BotPlayer
 from p2p_durak.node.replay import audit_file
+from p2p_durak.node.session import HumanPlayer
 from p2p_durak.protocol.table import AuditFinished, Moved, PartyLeft, SeriesOver
 from p2p_durak.protocol.transcript import Transcript
 
@@ -67,3 +68,61 @@ async def test_a_party_leaves_between_bouts_and_the_others_finish_the_game(
         assert [e for e in table.history if isinstance(e, SeriesOver)] == [
             SeriesOver((gone,), table.score)]
     assert len({r.log.state_hash for r in rest}) == 1
+
+
+async def _person_who_leaves(human: HumanPlayer, at_bout: int) -> None:
+    """Plays the first legal move until bout `at_bout`, then leaves the table (the UI's Q)."""
+    async for snap in human.snapshots:
+        if snap.state is not None and snap.state.bout >= at_bout:
+            await human.leave()
+            return
+        if snap.legal:
+            await human.act(snap.legal[0])
+
+
+async def test_a_person_leaves_through_the_session_and_the_bots_play_on(
+        tmp_path: Path, autojump_clock: trio.testing.MockClock) -> None:
+    human = HumanPlayer(table_name="kitchen", preset_id="app_podkidnoy",
+                        names=["me", "bot a", "bot b"], bots={1: "easy", 2: "easy"})
+    async with trio.open_nursery() as nursery:
+        nursery.start_soon(_person_who_leaves, human, 1)
+        nodes = await play_table(tmp_path, [human, BotPlayer(level="easy", seed=71),
+                                        BotPlayer(level="easy", seed=72)], seed=7,
+                                 limit=BOUND)
+        nursery.cancel_scope.cancel()
+    runners = [node.runner for node in nodes]
+    me = runners[0]
+    assert me is not None
+    assert me.log.state.left == (me.party,)
+    for runner in runners[1:]:
+        assert runner is not None
+        assert runner.diagnosis is None, runner.diagnosis
+        table = runner.log.state
+        assert table.left == (me.party,)
+        assert table.state is not None
+        assert table.state.result is not None
+        assert table.seat_of_party[me.party] not in table.state.result.durak
+        assert table.series_over
+    assert len({r.log.state_hash for r in runners[1:] if r is not None}) == 1
+
+
+async def test_with_two_at_the_table_the_leaver_concedes(
+        tmp_path: Path, autojump_clock: trio.testing.MockClock) -> None:
+    rules = get_preset("app_podkidnoy").rules.with_options(deck_size=24)
+    bots = [BotPlayer(level="easy", seed=80), BotPlayer(level="easy", seed=81, leave_at_bout=1)]
+    nodes = await play_table(tmp_path, bots, seed=8, rules=rules, name="duel", limit=BOUND)
+    runners = [node.runner for node in nodes]
+    results = set()
+    for runner in runners:
+        assert runner is not None
+        assert runner.diagnosis is None, runner.diagnosis
+        assert runner.finished.is_set()
+        table = runner.log.state
+        assert table.left == ()
+        assert table.state is not None
+        assert table.state.result is not None
+        results.add(table.state.result.durak)
+        conceded = [ev for e in table.history if isinstance(e, Moved) for ev in e.events
+                    if isinstance(ev, E.Conceded)]
+        assert conceded == [E.Conceded(table.seat_of_party[nodes[1].runner.party])]
+    assert len(results) == 1
