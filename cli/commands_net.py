@@ -98,6 +98,10 @@ def _common(parser: argparse.ArgumentParser) -> None:
                         help="play N games of a series at this table (0: as many as the others "
                         "play); the table stops after the game where a player stops "
                         "(default 1)")
+    parser.add_argument("--leave-at-bout", type=int, metavar="K",
+                        help="leave the table gracefully when bout K of the game comes (0 is "
+                        "the first): this process's seat opens its hand, which goes to the "
+                        "discard, and the others play on (with two at the table: concede)")
 
 
 def _home(args: argparse.Namespace) -> Path:
@@ -136,7 +140,7 @@ def run_host(args: argparse.Namespace) -> int:
     opts = HostOptions(_home(args), args.player, config, bind=args.bind, port=args.port,
                        advertise=args.advertise, level=args.level, mdns=not args.no_mdns,
                        interfaces=args.interface, lang=args.lang, seed=args.seed,
-                       games=args.games or None)
+                       games=args.games or None, leave_at_bout=args.leave_at_bout)
     seats = trio.run(host_and_play, opts)
     return _finish(args, seats)
 
@@ -154,7 +158,8 @@ def run_join(args: argparse.Namespace) -> int:
     opts = JoinOptions(_home(args), args.player, endpoint, args.table, bind=args.bind,
                        port=args.port, advertise=args.advertise, level=args.level,
                        count=args.count, interfaces=args.interface, find_seconds=args.wait,
-                       lang=args.lang, seed=args.seed, games=args.games or None)
+                       lang=args.lang, seed=args.seed, games=args.games or None,
+                       leave_at_bout=args.leave_at_bout)
     try:
         seats = trio.run(join_and_play, opts)
     except JoinFailed as exc:

@@ -39,8 +39,9 @@ class HeadlessPlayer(BotPlayer):
 
     def __init__(self, *, label: str, names: Sequence[str], level: str, seed: int | None,
                  lang: str = "en", out: TextIO | None = None,
-                 events_path: Path | None = None, games: int | None = 1) -> None:
-        super().__init__(level=level, seed=seed, games=games)
+                 events_path: Path | None = None, games: int | None = 1,
+                 leave_at_bout: int | None = None) -> None:
+        super().__init__(level=level, seed=seed, games=games, leave_at_bout=leave_at_bout)
         self.label = label
         self.names = list(names)
         self.out = out if out is not None else sys.stdout
@@ -81,19 +82,21 @@ class Seat:
 
 
 def _player(seat: Seat, start: GameStart, lang: str, out: TextIO, seed: int | None,
-            games: int | None) -> HeadlessPlayer:
+            games: int | None, leave_at_bout: int | None) -> HeadlessPlayer:
     folder = game_dir(seat.node.home, start.game_id)
     folder.mkdir(parents=True, exist_ok=True)
     return HeadlessPlayer(label=seat.node.name, names=[p.name for p in start.players],
                           level=seat.level, seed=seed, lang=lang, out=out,
-                          events_path=folder / "events.jsonl", games=games)
+                          events_path=folder / "events.jsonl", games=games,
+                          leave_at_bout=leave_at_bout)
 
 
 async def play_seat(seat: Seat, start: GameStart, *, lang: str = "en",
                     out: TextIO = sys.stdout, seed: int | None = None,
-                    games: int | None = 1) -> None:
-    """Play the table's games: `games` of the series (None: as many as the others play)."""
-    player = _player(seat, start, lang, out, seed, games)
+                    games: int | None = 1, leave_at_bout: int | None = None) -> None:
+    """Play the table's games: `games` of the series (None: as many as the others play);
+    `leave_at_bout`: leave the table (gracefully) when that bout of a game comes."""
+    player = _player(seat, start, lang, out, seed, games, leave_at_bout)
     print(f"[{seat.node.name}] the game starts: {start.timer.describe()}", file=out, flush=True)
     await seat.node.play(start, player)
     runner = seat.node.runner
@@ -130,6 +133,7 @@ class HostOptions:
     lang: str = "en"
     seed: int | None = None
     games: int | None = 1  # games of the series this process's seats play
+    leave_at_bout: int | None = None  # the host's own seat leaves the table at that bout
 
 
 async def host_and_play(opts: HostOptions, out: TextIO = sys.stdout) -> list[Seat]:
@@ -163,7 +167,8 @@ async def host_and_play(opts: HostOptions, out: TextIO = sys.stdout) -> list[Sea
 
 async def _play(seat: Seat, start: GameStart, opts: HostOptions, out: TextIO, i: int) -> None:
     seed = None if opts.seed is None else opts.seed * 31 + i
-    await play_seat(seat, start, lang=opts.lang, out=out, seed=seed, games=opts.games)
+    await play_seat(seat, start, lang=opts.lang, out=out, seed=seed, games=opts.games,
+                    leave_at_bout=opts.leave_at_bout if i == 0 else None)
 
 
 async def _enter(nursery: trio.Nursery, cm: object) -> Discovery:
@@ -226,6 +231,7 @@ class JoinOptions:
     seed: int | None = None
     identity_prefix: str = "node"
     games: int | None = 1  # games of the series this process's seats play
+    leave_at_bout: int | None = None  # this process's seats leave the table at that bout
 
 
 async def find_table(name: str | None, interfaces: Sequence[str] | None, seconds: float
@@ -271,14 +277,15 @@ async def join_and_play(opts: JoinOptions, out: TextIO = sys.stdout) -> list[Sea
             for i, seat in enumerate(seats):
                 seed = None if opts.seed is None else opts.seed * 31 + i
                 games.start_soon(_play_join, seat, starts[i], opts.lang, out, seed,
-                                 opts.games)
+                                 opts.games, opts.leave_at_bout)
         nursery.cancel_scope.cancel()
     return seats
 
 
 async def _play_join(seat: Seat, start: GameStart, lang: str, out: TextIO, seed: int | None,
-                     games: int | None = 1) -> None:
-    await play_seat(seat, start, lang=lang, out=out, seed=seed, games=games)
+                     games: int | None = 1, leave_at_bout: int | None = None) -> None:
+    await play_seat(seat, start, lang=lang, out=out, seed=seed, games=games,
+                    leave_at_bout=leave_at_bout)
 
 
 def summary(seats: Sequence[Seat]) -> dict[str, object]:
