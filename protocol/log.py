@@ -47,6 +47,7 @@ L9. Left-out intents: a peer's precheck may know more than another's (a player k
 
 from __future__ import annotations
 
+from collections import deque
 from dataclasses import dataclass, field
 from typing import Final, Generic, NoReturn
 
@@ -114,6 +115,8 @@ MAX_PENDING_PER_AUTHOR: Final = 4
 """Pending intents held per author: one is normal, a few cover re-issues in flight."""
 MAX_SCRATCH: Final = 1 << 16
 """Uncertified entries a catching-up peer holds before it gives up on a responder."""
+RECENT_POSITIONS: Final = 16
+"""Committed positions a player keeps to judge a late intent where it was made (rule L9)."""
 _CACHE_SIZE: Final = 4096
 
 
@@ -278,7 +281,8 @@ class OrderingLog(Generic[S]):
         self._clock = _Clock(now_ms, [now_ms] * n)
         self._halted: Diagnosis | None = None
         self._signed: bytes | None = None  # the last entry this player signed
-        self._before: Head[S] | None = None  # the head before the last commit (rule L9)
+        # the heads before the last commits, to judge a late intent where it was made (rule L9)
+        self._recent: deque[Head[S]] = deque(maxlen=RECENT_POSITIONS)
 
     @classmethod
     def resume(
@@ -614,8 +618,10 @@ class OrderingLog(Generic[S]):
 
     def _judge_left_out(self, item: Item, out: list[Effect[S]]) -> None:
         """Rule L9: a peer's intent that went stale unordered, judged at the position it names
-        (only the position just before the last commit is still at hand)."""
-        before = self._before
+        (one of the last `RECENT_POSITIONS`: also when it arrives several entries late, or the
+        player caught up over its position)."""
+        based_on = item.intent.based_on
+        before = next((h for h in reversed(self._recent) if h.seq == based_on), None)
         if before is None or intent_fit(before, item) is not Fit.FITS:
             return
         reject = self._refusal(before, item)
@@ -870,7 +876,7 @@ class OrderingLog(Generic[S]):
     ) -> None:
         """Commit one validated entry (live, or caught up)."""
         head = step.head
-        self._before = self._head
+        self._recent.append(self._head)
         self._head = head
         self._entries.append(step.data)
         if self._scratch:  # a live commit overtook a catch-up in progress
