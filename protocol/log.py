@@ -38,8 +38,9 @@ L8. Own intents: one pending intent per player. If it goes stale without being o
 L9. Left-out intents: a peer's precheck may know more than another's (a player knows its own
     hand), so the sequencer may refuse an intent that another player's precheck let through and
     leave it out. A player's intent that goes stale without being ordered is therefore judged in
-    full (`precheck`, then `apply`) against the position it names, while that is the last
-    position before the commit: refused there, it is reported rejected on every honest peer;
+    full (`precheck`, then `apply`) against the position it names, while that is one of the
+    last `RECENT_POSITIONS` committed (it may arrive late, or the player may have caught up over
+    it): refused there, it is reported rejected on every honest peer;
     legal there (it lost a race), it is dropped silently. Likewise, before a live intent makes
     the sequencer a censor (rule L5), it is judged in full: refused, it is reported rejected and
     dropped, and the sequencer is not blamed.
