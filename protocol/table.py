@@ -490,15 +490,20 @@ class TableMachine:
                 return party
         return None
 
+    def leave_concedes(self) -> bool:
+        """Whether a party that wants to leave must concede instead: with two at the table (one
+        would be left alone), or when its leave could not open its hand (оборотный: a player
+        never sees his own cards)."""
+        return len(self.deck.active) <= 2 or self.rules.hand_visibility != "owner_only"
+
     def _check_leaving(self, party: int) -> None:
         state = self.state
         if state is None or self.audit is not None or state.phase == Phase.OVER:
             raise TableReject(party, "a party leaves while a game is on", "wrong-phase")
         if party < 0 or party in self.left:
             raise TableReject(party, "it has left already", "forged")
-        if len(self.deck.active) <= 2:
-            raise TableReject(party, "two at the table: the leaver concedes instead",
-                              "wrong-phase")
+        if self.leave_concedes():
+            raise TableReject(party, "here a leaver concedes instead", "wrong-phase")
 
     def check_leave(self, party: int, raw: tuple[object, ...]) -> Tokens | None:
         """A well-formed leave by `party` that may come now: its announcement (None), or the
@@ -807,14 +812,14 @@ class TableMachine:
     def _apply_move(self, party: int, raw: tuple[object, ...]) -> list[TableEvent]:
         if self.state is None or self.deck.pending_op() is not None:
             raise TableReject(party, "no move is possible while the deck is busy", "wrong-phase")
-        if self.leave_due() is not None:
-            raise TableReject(party, "no move while a party leaves the table", "wrong-phase")
         if len(raw) != 3 or not isinstance(raw[2], tuple):
             raise TableReject(party, "a move is [1, action, openings]", "malformed")
         try:
             action = eng.decode_action(raw[1])
         except ValueError as exc:
             raise TableReject(party, f"malformed action: {exc}", "malformed") from exc
+        if self.leave_due() is not None and action.kind != A.CONCEDE:
+            raise TableReject(party, "no move while a party leaves the table", "wrong-phase")
         seat = self.seat_of_party[party]
         if not self.acts_for(party, action):
             raise TableReject(party, f"acts for seat {action.seat}, sits in seat {seat}", "forged")

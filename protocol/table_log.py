@@ -94,10 +94,10 @@ class TableLogMachine:
     def _precheck_move(self, state: TableMachine, seat: int, raw: tuple[object, ...]) -> None:
         if state.state is None or state.deck.pending_op() is not None:
             raise MachineReject(RejectCode.NOT_YOUR_TURN, "no move while the deck is busy")
-        if state.leave_due() is not None:
-            raise MachineReject(RejectCode.NOT_YOUR_TURN, "no move while a party leaves")
         try:
             action = eng.decode_action(raw[1])
+            if state.leave_due() is not None and action.kind != eng.Kind.CONCEDE:
+                raise MachineReject(RejectCode.NOT_YOUR_TURN, "no move while a party leaves")
             if pick_position(action) >= 0:  # оборотный: a play by position, card unseen
                 state.check_pick(seat, action)
             else:

@@ -66,6 +66,7 @@ SYNC_SECONDS = 1.0
 # commit takes longer than that.
 LOG_TIMING = LogConfig(resend_ms=1_000, omit_ms=10_000, censor_ms=30_000, gather_ms=200)
 GRACE_SECONDS = 60.0
+LEAVE_TRIES = 3  # leave steps submitted before a leaving party concedes instead
 TIMEOUT_POLICIES = ("bot", "lose")
 # How link.py and mesh.py word the ordinary end of a connection; any other reason is a peer
 # that broke the channel protocol (garbage, a forged signature, a frame out of order).
@@ -224,6 +225,7 @@ class GameRunner:
         self.latencies: dict[str, list[float]] = {"move": [], "deck": [], "vote": [],
                                                   "leave": []}
         self.leaving = False  # the party leaves the table: between bouts, or at once after it
+        self._leave_tries = 0
         self._asked_next = 0  # the game after which the player was last asked to play on
         self._games_saved = 0  # the games whose transcript is saved
         self.stopped: str | None = None  # why the series ended without a vote (a party left)
@@ -708,7 +710,7 @@ class GameRunner:
             return self._submit(table.vote(False), "vote") if self.party in \
                 table.vote_due() else []
         seat = table.my_seat
-        if len(table.deck.active) <= 2:
+        if table.leave_concedes() or self._leave_tries > LEAVE_TRIES:
             if state.phase != eng.Phase.OVER and not (state.out >> seat) & 1 \
                     and table.deck.pending_op() is None:
                 return self._submit_move(_Move(self.log.seq, concede(seat)))
@@ -717,7 +719,8 @@ class GameRunner:
             if self.party not in table.leaving:
                 return self._submit(table.announce_leave(), "leave")
             if table.leave_due() == self.party:
-                return self._submit(table.leave(), "leave")
+                self._leave_tries += 1  # a leave the others refuse (it should not happen)
+                return self._submit(table.leave(), "leave")  # ends in a concession
         except TableReject as exc:
             self._note(None, "own", f"could not leave: {exc}", fault=False)
             return []
