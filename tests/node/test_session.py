@@ -80,6 +80,7 @@ async def test_a_person_plays_oborotny_by_position_through_the_session(
         async for snap in human.snapshots:
             seen.append(snap)
             if snap.activity == "over":
+                await human.leave()  # no next game: the table stops
                 return
             if not snap.legal or (snap.state is not None and snap.state.phase == eng.Phase.OVER):
                 continue
