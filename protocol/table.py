@@ -64,9 +64,9 @@ from p2p_durak.protocol.mental import coins
 from p2p_durak.protocol.mental import events as dev
 from p2p_durak.protocol.mental.deck import DeckParty
 from p2p_durak.protocol.mental.elgamal import unmask
-from p2p_durak.protocol.mental.errors import DeckError
+from p2p_durak.protocol.mental.errors import DeckError, InvalidProof
 from p2p_durak.protocol.mental.messages import Message as DeckMessage
-from p2p_durak.protocol.mental.messages import Tokens, message_from_wire
+from p2p_durak.protocol.mental.messages import Shuffle, Tokens, message_from_wire
 from p2p_durak.protocol.mental.ops import (
     AuditOp,
     ClassOp,
@@ -249,24 +249,44 @@ class LogDeckParty(DeckParty):
 
     def __init__(self, game_id: bytes, seat: int, n_seats: int, n_cards: int,
                  rng: Callable[[int], bytes], *, observer: bool = False) -> None:
-        # Unfolded: a folded check fails only at the last shuffle, which would refuse the
-        # last shuffler's intent while the bad shuffle stays committed (and the game loops).
-        super().__init__(game_id, seat, n_seats, n_cards, rng, fold_shuffle_proofs=False)
+        # Folded: the shuffles of one operation are checked together when the last one is
+        # applied (a third less CPU, and the shufflers prove one after another without the
+        # table verifying each shuffle in between). A false shuffle found then was already
+        # committed: `_verify_folded` undoes it and every shuffle made on top of it as the
+        # effect of the intent that completed the check (`ShuffleUndone`), so its author is
+        # named on every node and the undone seats shuffle again.
+        super().__init__(game_id, seat, n_seats, n_cards, rng, fold_shuffle_proofs=True)
         self.observer = observer  # an auditor replaying a transcript: it holds no seat's key
         # This seat's own messages and coin secrets, shared by every fork: whichever copy of
         # the deck is asked, a step's message is made once and a coin reveals what it committed.
         self._made: dict[tuple[str, str], DeckMessage] = {}
         self._coins: dict[str, bytes] = {}
+        # the deck a made shuffle was made from (a shuffle undone is made again on the new one)
+        self._made_from: dict[tuple[str, str], bytes] = {}
 
     def _progress(self) -> list[dev.Event]:
         return []
 
     def receive(self, msg: DeckMessage) -> list[dev.Event]:
-        # This party's own message, exactly as it made it: its proofs hold (it made them), so
-        # only the other parties check them; the outcome is the same on every node.
-        if msg.seat == self.seat and self._made.get((msg.step, msg.KIND)) == msg:
-            return self._accept(msg, verify=False)
-        return super().receive(msg)
+        try:
+            # This party's own message, exactly as it made it: its proofs hold (it made them),
+            # so only the other parties check them; the outcome is the same on every node.
+            if msg.seat == self.seat and self._made.get((msg.step, msg.KIND)) == msg:
+                return self._accept(msg, verify=False)
+            return super().receive(msg)
+        except _EarlierShuffleFalse as undone:
+            assert undone.seat is not None
+            return [ShuffleUndone(undone.step, undone.seat, undone.reason)]
+
+    def _verify_folded(self, p: Pending) -> list[dev.Event]:
+        try:
+            return super()._verify_folded(p)
+        except InvalidProof as exc:
+            if exc.seat is None or exc.seat == p.order[-1]:
+                raise  # the shuffle being applied is false: refused like any false proof
+            # A committed shuffle is false: the deck is back where it was before it (the base
+            # class undid it and the later ones), which is this intent's effect.
+            raise _EarlierShuffleFalse(exc.seat, exc.step, exc.reason) from exc
 
     def _on_slot_opened(self, step: str, slot: int) -> list[dev.Event]:
         return [] if self.observer else super()._on_slot_opened(step, slot)
@@ -277,6 +297,9 @@ class LogDeckParty(DeckParty):
             return None
         key = (p.op.step, p.phase)
         made = self._made.get(key)
+        basis = _deck_basis(p)
+        if made is not None and self._made_from.get(key, basis) != basis:
+            made = None  # made on a deck that an undone shuffle had produced
         if made is None:
             if p.op.step in self._coins:
                 p.secret_value = self._coins[p.op.step]
@@ -284,6 +307,7 @@ class LogDeckParty(DeckParty):
             if p.secret_value:
                 self._coins[p.op.step] = p.secret_value
             self._made[key] = made
+            self._made_from[key] = basis
         return made
 
     def forget_made(self, step: str) -> None:
@@ -341,6 +365,27 @@ class LogDeckParty(DeckParty):
         return twin
 
 
+def _deck_basis(p: Pending) -> bytes:
+    """What a shuffle is made from: the deck it takes in (other messages: nothing that an
+    undone shuffle could change)."""
+    if p.phase != Shuffle.KIND:
+        return b""
+    return hashlib.sha256(b"".join(ct.to_bytes() for ct in p.current)).digest()
+
+
+class _EarlierShuffleFalse(InvalidProof):
+    """The folded check found an earlier, committed shuffle false (and undid it)."""
+
+
+@dataclass(frozen=True, slots=True)
+class ShuffleUndone(dev.Event):
+    """A committed shuffle by `seat` was found false when the operation's shuffles were
+    checked together: it and the shuffles made on top of it are undone; they are due again."""
+
+    seat: int
+    reason: str
+
+
 def _copy_view(view: View) -> View:
     return View(view.ct, dict(view.tokens))
 
@@ -355,7 +400,8 @@ def _copy_pending(p: Pending) -> Pending:
                    reveals=dict(p.reveals), order=list(p.order), current=list(p.current),
                    base_grants=dict(p.base_grants),
                    copy_grants={k: list(v) for k, v in p.copy_grants.items()},
-                   items=list(p.items), owed={k: list(v) for k, v in p.owed.items()})
+                   items=list(p.items), owed={k: list(v) for k, v in p.owed.items()},
+                   unverified=list(p.unverified))
 
 
 @dataclass
@@ -394,6 +440,8 @@ class TableMachine:
     # the highest rank in that hand, which a partial view could not see
     lead_checks: list[tuple[int, int, tuple[int, ...]]] = field(default_factory=list)
     audit: AuditFinished | None = None
+    # (party, step, why) of each committed shuffle the folded check found false and undid
+    undone: tuple[tuple[int, str, str], ...] = ()
     digest: bytes = b"\x00" * 32  # running hash of every applied intent: the deck's history
     history: tuple[TableEvent, ...] = ()  # everything that happened, for the node to report
     _step_counter: int = 0
@@ -994,6 +1042,8 @@ class TableMachine:
                 self._pending_chance = ""
                 assert self.state is not None
                 out += self._engine(A.announce_suit(self.state.game.suit[ev.candidates[0]]))
+            elif isinstance(ev, ShuffleUndone):
+                self.undone += ((ev.seat, ev.step, ev.reason),)
             elif isinstance(ev, dev.AuditDone):
                 self.audit = self._check_claims(ev.cards)
                 assert self.state is not None

@@ -220,6 +220,7 @@ class GameRunner:
         self.verdict: str | None = None  # why this node ended the game itself (abandoned)
         self.reports: list[Problem] = []  # the same as `problems`, as records
         self._told = 0  # how many table events the player has been given
+        self._undone_told = 0  # how many undone shuffles (`TableMachine.undone`) were named
         self._turn_seq = -1
         self._submitted: tuple[str, float] | None = None  # what we submitted, and when
         self.latencies: dict[str, list[float]] = {"move": [], "deck": [], "vote": [],
@@ -639,6 +640,11 @@ class GameRunner:
         table = self.log.state
         events = table.history[self._told:]
         self._told = len(table.history)
+        for party, step, why in table.undone[self._undone_told:]:
+            self._note(party, "refused", f"its shuffle of step {step!r} was skipped in entry "
+                       f"{self.log.seq}: {why} (found when the step's shuffles were checked "
+                       "together: it and the shuffles made on it are undone, and due again)")
+        self._undone_told = len(table.undone)
         if events:
             if self._stand_in is not None:
                 self._stand_in.update(table, events)

@@ -558,7 +558,9 @@ class DeckState:
             return [ShuffleVerified(step, u.seat) for u in pending]
         for u in pending:
             if not verify_shuffle(u.claim[0], key, *u.claim[1:]):
-                p.current, p.got, p.due = u.current_before, u.got_before, u.due_before
+                # copies: a table forks its deck, and the fork must not alter these
+                p.current, p.got, p.due = (
+                    list(u.current_before), set(u.got_before), list(u.due_before))
                 del self.journal[u.journal_before :]
                 raise InvalidProof(u.seat, step, "shuffle proof does not verify")
         raise DeckError(None, step, "folded shuffle check failed but every proof verifies")
