@@ -15,7 +15,8 @@ L2. Every player validates the entry (R2-R6), broadcasts ``Ack(seq, entry_hash, 
 L3. Fairness: when several seats may act, the sequencer waits `window_ms` after the first live
     intent (unless every actor has one in) and orders what it holds by rule R5. When every one
     of them must act (`machine.gathers`: a step each owes, not a race) it waits `gather_ms`
-    instead, so that the step takes one entry.
+    instead, so that the step takes one entry, counted from when the last of them connected if
+    that is later (a party sends nothing before its link is up).
 L4. Proofs halt: two signed entries (or acks) for one position halt with EQUIVOCATION, an ack
     with another state hash with DIVERGENCE, a signed entry that breaks R2-R6 with
     INVALID_ENTRY. The halting peer broadcasts its evidence, and sends it again to any player
@@ -993,6 +994,11 @@ class OrderingLog(Generic[S]):
             return 0  # every seat that may act has spoken: nothing left to wait for
         committed = self._clock.committed_ms
         opened = min(max(p.received_ms, committed) for p in candidates.values())
+        if self._machine.gathers(self._head.state):
+            # A party can send its step only once it is connected (at a game's start the links
+            # come up one by one): each one's wait starts when it (re)connected, if later.
+            joined = (self._clock.connected[seat] for seat in actors)
+            opened = max([opened, *(t for t in joined if t is not None)])
         return opened + self._wait_ms()
 
     def _wait_ms(self) -> int:

@@ -275,8 +275,7 @@ class LogDeckParty(DeckParty):
                 return self._accept(msg, verify=False)
             return super().receive(msg)
         except _EarlierShuffleFalse as undone:
-            assert undone.seat is not None
-            return [ShuffleUndone(undone.step, undone.seat, undone.reason)]
+            return [ShuffleUndone(undone.step, undone.false_seat, undone.reason)]
 
     def _verify_folded(self, p: Pending) -> list[dev.Event]:
         try:
@@ -375,6 +374,10 @@ def _deck_basis(p: Pending) -> bytes:
 
 class _EarlierShuffleFalse(InvalidProof):
     """The folded check found an earlier, committed shuffle false (and undid it)."""
+
+    def __init__(self, seat: int, step: str, reason: str) -> None:
+        super().__init__(seat, step, reason)
+        self.false_seat = seat
 
 
 @dataclass(frozen=True, slots=True)

@@ -150,6 +150,30 @@ def test_no_window_when_only_one_seat_may_act() -> None:
     assert entries[0].message.message.fairness is None
 
 
+def test_a_gathering_wait_counts_from_when_the_last_party_connected(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every actor owes its step (a deck step): the sequencer waits `gather_wait` for all of
+    them, but a party whose link came up late could not send before: its wait starts then."""
+    monkeypatch.setattr(EngineMachine, "gathers", lambda self, state: True)
+    wire, now = race_logs()
+    sequencer, late = wire.logs[2], 3
+    gather = TEST_CONFIG.gather_wait
+    sequencer.peer_disconnected(late, now)
+    wire.submit(0, throw(0), now)
+    wire.flush(now, hold=lambda src, dst, data: late in (src, dst))
+    sequencer.peer_connected(late, now + 15)  # while the link was down it heard nothing
+    assert sequencer.next_deadline() == now + 15 + gather
+    wire.post(2, sequencer.tick(now + gather))
+    assert not wire.of(2, Committed)  # the first intent's wait alone would be over
+    wire.submit(late, throw(late), now + 15 + gather - 1)
+    wire.flush(now + 15 + gather - 1)
+    assert not wire.of(2, Committed)  # other actors may still send theirs
+    wire.tick(now + 15 + gather)
+    wire.flush(now + 15 + gather)
+    (commit,) = wire.of(2, Committed)
+    assert {o.item.seat for o in commit.outcomes} == {0, late}
+
+
 # ---- stale intents: re-issued when still legal, rejected when not ------------------------------
 
 
