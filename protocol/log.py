@@ -370,6 +370,14 @@ class OrderingLog(Generic[S]):
         return None
 
     @property
+    def next_state(self) -> S | None:
+        """The state after the entry in flight, which this player has validated and acked but
+        which is not committed yet (None: no entry in flight). What this player will owe there
+        can be prepared while the other acks arrive."""
+        flight = self._flight
+        return None if flight is None else flight.step.head.state
+
+    @property
     def signed_entry(self) -> bytes | None:
         """The last entry this player signed as sequencer: a node journals it (with the
         transcript) before sending it, and gives it back to `resume` after a crash."""

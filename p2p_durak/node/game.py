@@ -45,6 +45,7 @@ from p2p_durak.protocol.log_effects import (
     Waiting,
 )
 from p2p_durak.protocol.machine import MachineReject
+from p2p_durak.protocol.mental.messages import Message as DeckMessage
 from p2p_durak.protocol.messages import Ack, Entry, Intent, TimeoutPolicy, TurnTimer
 from p2p_durak.protocol.table import TableEvent, TableMachine, TableReject, seeded_secret_rng
 from p2p_durak.protocol.table_log import TableLogMachine
@@ -244,6 +245,9 @@ class GameRunner:
         self._ordered: dict[bytes, int] = {}  # intents of recent entries: digest -> position
         self._alarm: trio.CancelScope | None = None  # the ticker's sleep until the next tick
         self._linger_until: float | None = None
+        self._prepared = -1  # the position whose deck message was made ahead (`_prepare_next`)
+        self._nursery: trio.Nursery | None = None
+        self._made_lock = trio.Lock()
 
     # ---- what the node exposes ---------------------------------------------------------------
 
@@ -318,6 +322,7 @@ class GameRunner:
 
     async def _run_game(self, task_status: trio.TaskStatus[None]) -> None:
         async with trio.open_nursery() as nursery:
+            self._nursery = nursery
             self.mesh.deliver_to(self._inputs)
             await nursery.start(self.mesh.run)
             nursery.start_soon(self._ticker)
@@ -397,6 +402,7 @@ class GameRunner:
                 self._check_grace()
             await self._carry_out(effects)
             self._late = False
+            self._prepare_next()
             if recovering and not self.log.recovering and self.diagnosis is None:
                 # Caught up without a commit (nothing new was committed while we were away):
                 # what we owe, or our turn, is due now, not at the next commit.
@@ -683,11 +689,9 @@ class GameRunner:
         if owed is not None:
             msg = table.deck.owed()
             if msg is not None:  # else an announcement (невидимый), derived again on restart
-                made = msg
-                coin = table.deck.coin_secret(made.step)
                 # Durable before it is sent (a restarted node must send the same message
-                # again): the fsync runs off the event loop.
-                await offload.run_sync(lambda: self.journal.record_made(made, coin))
+                # again); usually journaled already, while the last entry waited for its acks.
+                await self._journal_made(msg, table.deck.coin_secret(msg.step))
             await self._carry_out(self._submit(owed, "deck"))
             return
         legal = table.legal()
@@ -696,6 +700,26 @@ class GameRunner:
             if self.clock is not None:
                 self._turn_ends = self.clock.ends_at
             await self.player.turn(Turn(self.log.seq, table, legal), self)
+
+    def _prepare_next(self) -> None:
+        """While an entry waits for the other parties' acks, make the deck message this party
+        will owe once it commits, and journal it in the background: the proof (a shuffle's is
+        the largest) and the fsync before sending it are then off the step's critical path. The
+        deck party makes a step's message once, so the one sent after the commit is this one."""
+        upcoming = self.log.next_state
+        if upcoming is None or self._prepared == self.log.seq + 1 or self.log.recovering:
+            return
+        self._prepared = self.log.seq + 1
+        if upcoming.audit is not None:
+            return
+        msg = upcoming.deck.owed()
+        if msg is not None and self._nursery is not None:
+            self._nursery.start_soon(self._journal_made, msg, upcoming.deck.coin_secret(msg.step))
+
+    async def _journal_made(self, msg: DeckMessage, coin: bytes) -> None:
+        async with self._made_lock:  # one writer: the message is journaled once
+            if not self.journal.has_made(msg):
+                await offload.run_sync(lambda: self.journal.record_made(msg, coin))
 
     def _submit(self, payload: bytes, kind: str) -> Sequence[object]:
         try:

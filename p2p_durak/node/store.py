@@ -119,11 +119,14 @@ class GameJournal:
             out.append((data, coin))
         return out
 
-    def record_made(self, message: DeckMessage, coin: bytes) -> None:
+    def has_made(self, message: DeckMessage) -> bool:
         data = codec.encode(message.to_wire())
-        if any(data == d for d, _ in self.made()):
+        return any(data == d for d, _ in self.made())
+
+    def record_made(self, message: DeckMessage, coin: bytes) -> None:
+        if self.has_made(message):
             return
-        self._append("made", data, coin)
+        self._append("made", codec.encode(message.to_wire()), coin)
 
 
     def signed(self, entry: bytes) -> None:
