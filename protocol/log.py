@@ -30,6 +30,8 @@ L6. Retransmission: while something is outstanding, every `resend_ms` the author
     its pending intent, peers relay live intents to the sequencer, each player re-broadcasts its
     ack of the entry in flight and forwards that entry to players whose ack it lacks; a peer that
     sees a player stuck on a position it has committed sends it the entry and its certificate.
+    When a peer's link comes (back) up, it is sent the author's pending intent, and the ack and
+    entry in flight, at once.
 L7. Catch-up: a peer that is behind asks for committed entries, replays them through the chain
     rules into a scratch head, and commits them only when a certificate (every player's ack of the
     last one) proves they were committed.
@@ -507,6 +509,18 @@ class OrderingLog(Generic[S]):
         out: list[Effect[S]] = []
         if self._halted is None and seat in self._sync_needed:
             self._send(seat, CatchUpRequest(self._g.game, self._tip().seq + 1), out)
+        elif self._halted is None:
+            # Rule L6 at once for this peer rather than at the next resend: what we sent while
+            # its link was down (at a game's start the links come up one by one, and a step
+            # submitted before then would otherwise wait `resend_ms`).
+            for pending in self._pool.values():
+                if pending.own:
+                    self._send_data(seat, pending.item.envelope, pending.item.data, out)
+            flight = self._flight
+            if flight is not None:
+                self._send_data(seat, flight.ack, flight.ack_data, out)
+                if seat not in flight.acks:
+                    self._send_data(seat, flight.step.envelope, flight.step.data, out)
         return out
 
     def peer_disconnected(self, seat: int, now_ms: int) -> list[Effect[S]]:

@@ -174,6 +174,24 @@ def test_a_gathering_wait_counts_from_when_the_last_party_connected(
     assert {o.item.seat for o in commit.outcomes} == {0, late}
 
 
+def test_what_was_sent_while_a_link_was_down_goes_out_when_it_comes_up() -> None:
+    wire, now = race_logs()
+    thrower, sequencer = wire.logs[0], wire.logs[2]
+    thrower.peer_disconnected(2, now)
+    sequencer.peer_disconnected(0, now)
+    wire.submit(0, throw(0), now)
+    wire.queue = [m for m in wire.queue if (m[0], m[1]) != (0, 2)]  # lost with the link
+    wire.flush(now)
+    resent = wire.post(0, thrower.peer_connected(2, now + 10))
+    assert [e.seat for e in resent if isinstance(e, SendTo)] == [2]  # before the next resend
+    wire.post(2, sequencer.peer_connected(0, now + 10))
+    wire.flush(now + 10)
+    wire.tick(now + 10 + TEST_CONFIG.window_ms)
+    wire.flush(now + 10 + TEST_CONFIG.window_ms)
+    (commit,) = wire.of(2, Committed)
+    assert {o.item.seat for o in commit.outcomes} == {0}
+
+
 # ---- stale intents: re-issued when still legal, rejected when not ------------------------------
 
 
