@@ -137,6 +137,9 @@ class TableReject(Exception):
 class Seated:
     seat_of_party: tuple[int, ...]
     dealer: int
+    # the engine's game that begins (a reader of a whole series' history at once, such as a
+    # restarted node, cannot take it from the table's current state)
+    game: eng.Game | None = field(default=None, compare=False)
 
 
 @dataclass(frozen=True, slots=True)
@@ -1077,7 +1080,7 @@ class TableMachine:
         """The seats are known: the engine's game begins with everyone's shuffle."""
         self.state = eng.new_game(game, None)
         self.hand_slots = {s: [] for s in range(self.n_parties)}
-        out: list[TableEvent] = [Seated(self.seat_of_party, game.dealer)]
+        out: list[TableEvent] = [Seated(self.seat_of_party, game.dealer, game)]
         slots = tuple(range(self.n_cards))
         if self.rules.deck_presort == "rank_desc":
             # албанский: the deck laid out by rank, aces on top (public), and every party

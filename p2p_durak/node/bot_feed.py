@@ -28,9 +28,12 @@ class BotFeed:
     def update(self, table: TableMachine, events: tuple[TableEvent, ...]) -> None:
         for event in events:
             if isinstance(event, Seated):
-                assert table.state is not None
+                game = event.game
+                if game is None:
+                    assert table.state is not None
+                    game = table.state.game
                 self.bot = self._make(table.my_seat)
-                self.bot.new_game(table.state.game)
+                self.bot.new_game(game)
             elif self.bot is None:
                 continue
             elif isinstance(event, Moved):

@@ -657,7 +657,9 @@ class GameRunner:
             await self.player.update(table, events)
         self._start_clock(table)
         clock = self.clock
-        self._silence.table_owes(table.deck_due(), clock.parties if clock is not None else (),
+        leaver = table.leave_due()  # a leave step is owed like a deck step
+        steps = table.deck_due() + (() if leaver is None else (leaver,))
+        self._silence.table_owes(steps, clock.parties if clock is not None else (),
                                  trio.current_time(),
                                  clock.ends_at if clock is not None else None)
         if table.series_over:

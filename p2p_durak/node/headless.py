@@ -59,7 +59,8 @@ class HeadlessPlayer(BotPlayer):
                     f.write(json.dumps(event_record(event), ensure_ascii=False) + "\n")
             if isinstance(event, Seated):
                 assert table.state is not None
-                self._say(self.narrator.seated(event, self.names, table.state.game))
+                self._say(self.narrator.seated(event, self.names,
+                                               event.game or table.state.game))
                 continue
             for line in self.narrator.lines(event, self.names):
                 self._say(line)

@@ -102,7 +102,7 @@ def replay_lines(data: bytes, lang: str = "en", rules: RuleSet | None = None) ->
     for event in table.history:
         if isinstance(event, Seated):
             assert table.state is not None
-            lines.append(narrator.seated(event, names, table.state.game))
+            lines.append(narrator.seated(event, names, event.game or table.state.game))
         else:
             lines.extend(narrator.lines(event, names))
     lines.append(verdict.text.splitlines()[-1])

@@ -7,14 +7,16 @@ One who stops stops the table.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 import trio
 import trio.testing
 from node_support import play_table
+from table_harness import Table, make_node, run_table
 
 from p2p_durak.engine.presets import get_preset
-from p2p_durak.node.game import GameRunner
+from p2p_durak.node.game import GameRunner, Player
 from p2p_durak.node.node import Node
 from p2p_durak.node.players import BotPlayer
 from p2p_durak.node.replay import audit_file
@@ -23,6 +25,7 @@ from p2p_durak.protocol.table import (
     NextGame,
     Seated,
     SeriesOver,
+    TableEvent,
     TableMachine,
     series_game_id,
 )
@@ -103,3 +106,68 @@ async def test_one_party_that_stops_stops_the_table(
         assert over == [SeriesOver((runner.start.party_of(nodes[1].identity.peer_id),),
                                    table.score)]
         assert table.score.games == 1
+
+
+class _DiesInTheSecondGame(BotPlayer):
+    """Its node dies (`die()`) a few events into the second game of the series."""
+
+    def __init__(self, *, seed: int) -> None:
+        super().__init__(level="easy", seed=seed, games=2)
+        self.die: Callable[[], None] | None = None
+        self._second_from: int | None = None
+
+    async def update(self, table: TableMachine, events: tuple[TableEvent, ...]) -> None:
+        await super().update(table, events)
+        if table.game_number == 2 and self._second_from is None:
+            self._second_from = len(table.history)
+        if (self.die is not None and self._second_from is not None
+                and len(table.history) >= self._second_from + 12):
+            die, self.die = self.die, None
+            die()
+        await trio.lowlevel.checkpoint()
+
+
+async def test_a_node_killed_in_the_second_game_rejoins_and_the_series_ends(
+        tmp_path: Path, autojump_clock: trio.testing.MockClock) -> None:
+    """The restarted node finds the second game's deck secret from its journaled seed and the
+    deck messages it had made for that game, so it sends the same ones again."""
+    back = 2
+    revived: list[GameRunner] = []
+    dying = _DiesInTheSecondGame(seed=back)
+
+    async def crash_and_return(table: Table) -> None:
+        died = trio.Event()
+
+        def die() -> None:
+            table.kill(back)
+            died.set()
+        dying.die = die
+        await died.wait()
+        await trio.sleep(10)
+        node = make_node(table.network, f"p{back}", tmp_path, seed=21 * 10 + back)
+        async with trio.open_nursery() as nursery:
+            await nursery.start(node.serve)
+            await node.play(table.starts[back], BotPlayer(level="easy", seed=9, games=2))
+            assert node.runner is not None
+            revived.append(node.runner)
+            nursery.cancel_scope.cancel()
+
+    players: dict[int, Player] = {i: BotPlayer(level="easy", seed=i, games=2) for i in (0, 1)}
+    players[back] = dying
+    table = await run_table(tmp_path, seed=21, players=players, wait_for=(0, 1),
+                            during=crash_and_return)
+    assert revived
+    runners = [table.runner(0), table.runner(1), revived[0]]
+    _one_transcript(runners)
+    for runner in runners:
+        state = _clean_enough(runner)
+        assert state.game_number == 2
+        assert state.series_over
+        assert state.score.games == 2
+
+
+def _clean_enough(runner: GameRunner) -> TableMachine:
+    """Finished with no diagnosis (a dropped connection is news, not a fault)."""
+    assert runner.diagnosis is None, runner.diagnosis
+    assert runner.finished.is_set()
+    return runner.log.state
