@@ -24,7 +24,7 @@ def register(subparsers: Any) -> None:
 
 def preset_state(preset: Preset) -> str:
     if preset.works:
-        return "works"
+        return f"engine only: {preset.unfinished}" if preset.unfinished else "works"
     return "pending: " + ", ".join(preset.pending)
 
 
@@ -38,7 +38,7 @@ def markdown_table() -> str:
     """The preset table of docs/rules.md, generated from the code (a test keeps them equal)."""
     lines = ["| id | name | source | players | state |", "|---|---|---|---|---|"]
     for preset in PRESETS.values():
-        state = "works" if preset.works else \
+        state = ("engine only" if preset.unfinished else "works") if preset.works else \
             "pending: " + ", ".join(f"`{knob}`" for knob in preset.pending)
         default = " (default)" if preset.id == DEFAULT_PRESET else ""
         lines.append(f"| `{preset.id}`{default} | {preset.name_ru} / {preset.name_en} | "

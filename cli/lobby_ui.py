@@ -8,7 +8,7 @@ from p2p_durak.bots.levels import LEVELS
 from p2p_durak.cli.backend import TableOptions
 from p2p_durak.cli.table_ui import Notice
 from p2p_durak.engine import RuleError
-from p2p_durak.engine.presets import Preset, working_presets
+from p2p_durak.engine.presets import Preset, table_presets
 from p2p_durak.node.tableinfo import DiscoveryEvent, TableGone, TableSeen
 
 TIMERS: tuple[float | None, ...] = (None, 15.0, 30.0, 60.0)
@@ -53,7 +53,7 @@ BUTTONS = ("practice", "network")
 class CreateForm:
     """The new-table form: a working preset and the options a player may change."""
 
-    presets: list[Preset] = field(default_factory=working_presets)
+    presets: list[Preset] = field(default_factory=table_presets)
     preset_index: int = 0
     players: int = 3
     deck_size: int = 36

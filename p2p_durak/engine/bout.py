@@ -514,7 +514,7 @@ def on_lead_stock(state: State, action: Action, ev: EventSink) -> State:
         state.trump_card, state.hidden_trump, state.stock[0], (), (), (), seat,
         state.defender, False, 0, state.shown, state.out, state.finish, state.discard,
         state.bout, state.claims, state.lot_among, state.result, (CHANCE,), 0,
-        state.seat_trumps, state.locked, state.otboi, state.tally))
+        state.seat_trumps, state.locked, state.otboi, state.tally, state.controller))
     return s
 
 
@@ -875,7 +875,7 @@ def _settle(state: State, phase: int, hands: tuple[int, ...], hidden: tuple[int,
             state.hidden_trump, state.reveal_card, table, covers, table_by, state.attacker,
             defender, taking, passed, shown, state.out, state.finish, state.discard,
             state.bout, state.claims, state.lot_among, state.result, actors, ranks,
-            state.seat_trumps, state.locked, state.otboi, state.tally))
+            state.seat_trumps, state.locked, state.otboi, state.tally, state.controller))
         return s
     return _end_bout(state, hands, hidden, table, covers, table_by, defender, taking, ev)
 
@@ -895,7 +895,7 @@ def _end_bout(state: State, hands: tuple[int, ...], hidden: tuple[int, ...],
                 table_by, state.attacker, defender, False, 0, state.shown, state.out,
                 state.finish, state.discard, state.bout, state.claims, state.lot_among,
                 state.result, (CHANCE,), state.table_ranks, state.seat_trumps, state.locked,
-                otboi, state.tally))
+                otboi, state.tally, state.controller))
             return s
     return _closed(state, hands, hidden, table, covers, table_by, defender, took, ev, otboi)
 
@@ -952,12 +952,27 @@ def _closed(state: State, hands: tuple[int, ...], hidden: tuple[int, ...],
         game.tables.solo[attacker] if phase == PHASE_LEAD else (CHANCE,))
     if state.seat_trumps:
         trump = state.seat_trumps[defender]  # двухкозырной: the new defender's suit decides
+    controller = state.controller
+    if game.tables.dummy >= 0 and result is None:
+        controller = next_controller(game.tables, controller, attacker, out)
     s: State = tuple.__new__(State, (
         game, phase, tuple(new_hands), tuple(new_hidden), stock, trump, trump_card,
         state.hidden_trump, state.reveal_card, (), (), (), attacker, defender, False, 0, 0, out,
         finish, discard, state.bout + 1, state.claims, state.lot_among, result, actors, 0,
-        state.seat_trumps, state.locked if locked is None else tuple(locked), otboi, tally))
+        state.seat_trumps, state.locked if locked is None else tuple(locked), otboi, tally,
+        controller))
     return s
+
+
+def next_controller(t: GameTables, controller: int, attacker: int, out: int) -> int:
+    """с болваном, who plays the dummy's cards in the next bout: the bout's attacker
+    (`bout_attacker`), or the game's first attacker until he goes out, then the next player
+    still in clockwise (the catalogue's resolution; the text is silent)."""
+    if t.dummy_by_bout:
+        return attacker
+    if (out >> controller) & 1:
+        return next_active_of(t.n_players, out | t.dummy_bit, controller, 1)
+    return controller
 
 
 def count_defence(t: GameTables, tally: tuple[int, ...], table: Sequence[int],
@@ -1044,11 +1059,15 @@ def close_bout(t: GameTables, rank: tuple[int, ...], hands: list[int], hidden: l
         for seat in t.order[attacker]:
             if not (out >> seat) & 1 and not hands[seat] and not hidden[seat]:
                 out |= 1 << seat
-                finish = finish + (seat,)
+                if seat != t.dummy:  # с болваном: `finish` lists the players only
+                    finish = finish + (seat,)
                 if ev is not None:
                     ev.append(E.PlayerOut(seat))
     bout += 1
-    result = _result(t, rank, out, held_before, finish, table, table_by, tally, ev)
+    if t.dummy >= 0:
+        result = dummy_result(t, out, held_before, finish, defender, took, ev)
+    else:
+        result = _result(t, rank, out, held_before, finish, table, table_by, tally, ev)
     if result is None and bout >= t.bout_cap:
         # занудный: forced leads can pass the same cards round for ever (docs/rules.md); a
         # game that reaches the cap is a draw
@@ -1060,10 +1079,11 @@ def close_bout(t: GameTables, rank: tuple[int, ...], hands: list[int], hidden: l
     if t.rotate:
         rotate_hands(t.n_players, hands, hidden, out, ev)
     # after a take the taker's left neighbour leads; after a defence the defender
-    attacker = next_active_of(t.n_players, out, defender, 1) if took or (out >> defender) & 1 \
+    skip = out | t.dummy_bit  # с болваном: the dummy never attacks
+    attacker = next_active_of(t.n_players, skip, defender, 1) if took or (out >> defender) & 1 \
         else defender
     if next_from >= 0:
-        attacker = next_active_of(t.n_players, out, next_from, 1)
+        attacker = next_active_of(t.n_players, skip, next_from, 1)
     defender = defender_for(t, out, attacker)
     if ev is not None:
         limit = t.first_limit if bout == 0 else t.later_limit
@@ -1163,6 +1183,27 @@ def _result(t: GameTables, rank: tuple[int, ...], out: int, held_before: int,
     if ev is not None:
         ev.append(E.GameOver(durak, draw, pogony, tally, winners))
     return Result(durak, draw, pogony, finish, tally, winners)
+
+
+def dummy_result(t: GameTables, out: int, held_before: int, finish: tuple[int, ...],
+                 defender: int, took: bool, ev: EventSink) -> Result | None:
+    """с болваном, the result: «Болван не может быть "дураком"». The game ends when at most one
+    player holds cards, whatever the dummy holds; the one left is the durak. «Если последним
+    игроком, у которого остались карты становится болван, то "дураком" считается игрок,
+    который избавился от всех своих карт перед болваном»: when no player holds cards but the
+    dummy does, the durak is the player whose hand emptied last — the defender of the final
+    bout, who beat its last card (nobody took: a taker would still hold cards). If the dummy
+    is out too, nobody holds cards: a draw (SP16)."""
+    left = tuple(s for s in range(t.n_players) if not ((out | t.dummy_bit) >> s) & 1)
+    if len(left) > 1:
+        return None
+    durak = left
+    if not left and not (out >> t.dummy) & 1 and not took and (
+            (out & ~held_before) >> defender) & 1:
+        durak = (defender,)
+    if ev is not None:
+        ev.append(E.GameOver(durak, not durak, 0))
+    return Result(durak, not durak, 0, finish)
 
 
 def scored_outcome(t: GameTables, tally: tuple[int, ...],

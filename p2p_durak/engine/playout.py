@@ -119,7 +119,8 @@ class _Board:
             tuple(self.table_by), self.attacker, self.defender, self.taking, self.passed,
             self.shown, self.out, self.finish, self.discard, self.bout, s.claims, s.lot_among,
             self.result, self.actors, self.ranks, s.seat_trumps,
-            s.locked if self.locked is None else tuple(self.locked), self.otboi, self.tally))
+            s.locked if self.locked is None else tuple(self.locked), self.otboi, self.tally,
+            s.controller))
         return state
 
     def play(self, x: int, log: list[Action] | None) -> int:

@@ -231,6 +231,13 @@ def _face_key(text: str) -> tuple[int, int]:
 BLIND_PENALTY: Overlay = (("next_attacker_after_penalty", "left_of_penalised"),)
 BLIND_PENALTY_FROM_ATTACKER: Overlay = (("next_attacker_after_penalty", "left_of_attacker"),)
 
+# с болваном: a dummy hand without a player (the catalogue's `dummy_hand`). Its hand size is
+# the rule set's, its seat the one after the first dealer, its roles throwing in and drawing
+# only (implied, to keep the table's rules small); the one choice is who controls it: the
+# game's first attacker (the literal default) or each bout's attacker
+DUMMY_GAME_FIRST_ATTACKER: Overlay = (("controller", "game_first_attacker"),)
+DUMMY_BOUT_ATTACKER: Overlay = (("controller", "bout_attacker"),)
+
 # The values the engine plays today. A knob value outside its glossary domain is an error;
 # a value inside the domain but not here is "pending".
 IMPLEMENTED: dict[str, frozenset[Any]] = {
@@ -319,7 +326,7 @@ IMPLEMENTED: dict[str, frozenset[Any]] = {
     "pre_defence_exchange": frozenset({"off"}),
     "swap_two": frozenset({()}),
     "pokerny_showdown": frozenset({"off"}),
-    "dummy_hand": frozenset({()}),
+    "dummy_hand": frozenset({(), DUMMY_GAME_FIRST_ATTACKER, DUMMY_BOUT_ATTACKER}),
     "challenge": frozenset({()}),
     "invalid_play_penalty": frozenset({(), BLIND_PENALTY, BLIND_PENALTY_FROM_ATTACKER}),
     "counter": frozenset({"none", "beaten_cards", "figures_beaten", "pogony_pairs"}),
@@ -511,6 +518,7 @@ def validate(rules: RuleSet, n_players: int | None = None) -> None:
         raise RuleError("lead_from_stock", "the scope of a lead from the stock needs the lead "
                         "from the stock", "ограничение хода с колоды требует хода с колоды")
     _validate_blind(rules)
+    _validate_dummy(rules)
     if n_players is not None:
         validate_players(rules, n_players)
 
@@ -564,6 +572,20 @@ def _validate_blind(rules: RuleSet) -> None:
                         "без передачи и закрытых карт, равные младшие козыри — жребием")
 
 
+def _validate_dummy(rules: RuleSet) -> None:
+    """с болваном: the dummy is one more hand of the plain deal, drawn like the others; its
+    seat is fixed for a series and nothing passes hands round or gives it a team."""
+    if rules.dummy_hand and (rules.deal_mode != "fixed" or rules.teams != "none"
+                             or rules.hand_rotation != "off" or rules.locked_cards
+                             or rules.hand_visibility != "owner_only" or rules.counter != "none"
+                             or rules.series_state != "none"
+                             or rules.trump_rule != "turned_under_stock"):
+        raise RuleError("dummy_hand", "a dummy hand needs the plain deal and trump, no teams, "
+                        "no hands passed on, locked or held backwards, and no scores or titles",
+                        "болван требует обычной сдачи и козыря, без команд, без передачи, "
+                        "закрытых и перевёрнутых карт, без очков и званий")
+
+
 # a scored game: each counter with the loser or winner rule that reads it
 _SCORING = {"beaten_cards": ("fewest_beaten_cards", "none"),
             "figures_beaten": ("none", "most_figures"),
@@ -599,11 +621,13 @@ def _validate_scoring(rules: RuleSet) -> None:
 
 
 def validate_players(rules: RuleSet, n_players: int) -> None:
-    if not rules.min_players <= n_players <= rules.max_players:
+    """`n_players` counts the engine's seats: с болваном, the players and the dummy."""
+    players = n_players - 1 if rules.dummy_hand else n_players
+    if not rules.min_players <= players <= rules.max_players:
         raise RuleError("players", f"this rule set is for {rules.min_players}–{rules.max_players}"
-                        f" players, not {n_players}",
+                        f" players, not {players}",
                         f"эти правила для {rules.min_players}–{rules.max_players} игроков,"
-                        f" а не {n_players}")
+                        f" а не {players}")
     team_size = {"none": 0, "2v2": 2, "3v3": 3}[rules.teams]
     if team_size and n_players != 2 * team_size:
         raise RuleError("teams", f"{rules.teams} needs exactly {2 * team_size} players",

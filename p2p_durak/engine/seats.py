@@ -29,14 +29,14 @@ def defender_for(t: GameTables, out: int, attacker: int) -> int:
     """Whom `attacker` attacks: the next active opponent or the next active seat."""
     if t.attack_next_opponent:
         return next_opponent_of(t, out, attacker)
-    return next_active_of(t.n_players, out, attacker, 1)
+    return next_active_of(t.n_players, out | t.dummy_bit, attacker, 1)
 
 
 def transfer_target_of(t: GameTables, out: int, defender: int) -> int:
     """Whom a transfer by `defender` passes the attack to."""
     if t.transfer_next_opponent:
         return next_opponent_of(t, out, defender)
-    return next_active_of(t.n_players, out, defender, 1)
+    return next_active_of(t.n_players, out | t.dummy_bit, defender, 1)
 
 
 def next_active(state: State, seat: int, direction: int) -> int:
@@ -52,6 +52,13 @@ def neighbours(state: State, seat: int) -> tuple[int, int]:
 
 
 def claimant(state: State) -> int:
-    if len(state.claims) >= state.game.n_players and state.actors:
+    seats = state.game.claim_seats
+    if len(state.claims) >= len(seats) and state.actors:
         return state.actors[0]  # щелковский's tie-break rounds (setup.claim_round)
-    return (state.game.dealer + 1 + len(state.claims)) % state.game.n_players
+    return seats[len(state.claims)]
+
+
+def acting_party(state: State, seat: int) -> int:
+    """The player who acts for `seat`: himself, or (с болваном) for the dummy its current
+    controller, whose node sends the dummy's throw-ins and passes."""
+    return state.controller if seat == state.game.dummy else seat

@@ -15,7 +15,7 @@ from p2p_durak.engine.errors import IllegalAction, Reason
 from p2p_durak.engine.events import EventSink
 from p2p_durak.engine.hands import check_card, holds
 from p2p_durak.engine.rules import RuleSet, validate
-from p2p_durak.engine.seats import claimant, defender_for
+from p2p_durak.engine.seats import claimant, defender_for, next_active_of
 from p2p_durak.engine.state import (
     BLACK_PAIR,
     CLAIM,
@@ -66,9 +66,8 @@ def evolve(state: State, *, phase: int | None = None, hands: tuple[int, ...] | N
     if phase == LEAD:
         actors = game.tables.solo[attacker]
     elif phase == CLAIM:
-        if len(claims) < game.n_players:
-            actors = game.tables.solo[claim_actor(game, (game.dealer + 1 + len(claims))
-                                                  % game.n_players)]
+        if len(claims) < len(game.claim_seats):
+            actors = game.tables.solo[claim_actor(game, game.claim_seats[len(claims)])]
         else:  # щелковский's tie-break rounds
             round_ = claim_round(state._replace(claims=claims))
             actors = game.tables.solo[round_.seats[round_.done]]
@@ -89,11 +88,11 @@ def evolve(state: State, *, phase: int | None = None, hands: tuple[int, ...] | N
         state.out, state.finish, state.discard if discard is None else discard, state.bout,
         claims, state.lot_among if lot_among is None else lot_among, state.result, actors, 0,
         state.seat_trumps if seat_trumps is None else seat_trumps,
-        state.locked if locked is None else locked, state.otboi, state.tally))
+        state.locked if locked is None else locked, state.otboi, state.tally, state.controller))
     return new
 
 
-_GAMES: dict[tuple[RuleSet, int, int, int | None, int, tuple[int, ...]], Game] = {}
+_GAMES: dict[tuple[RuleSet, int, int, int | None, int, tuple[int, ...], int | None], Game] = {}
 
 # Король-говно's titles, by index: «Король, Принц, в середине — Палач, Солдат, Вор, Шут,
 # последний — Говно»
@@ -103,9 +102,11 @@ GOVNO: Final = 6
 
 def make_game(rules: RuleSet, n_players: int, dealer: int = 0,
               first_attacker: int | None = None, game_index: int = 0,
-              titles: tuple[int, ...] = ()) -> Game:
-    """The fixed part of a game; cached, since simulations start thousands of games."""
-    key = (rules, n_players, dealer, first_attacker, game_index, titles)
+              titles: tuple[int, ...] = (), dummy: int | None = None) -> Game:
+    """The fixed part of a game; cached, since simulations start thousands of games.
+    `n_players` counts every seat, с болваном the dummy's too; `dummy` is its seat (by default
+    the seat after the dealer, SP3; a series keeps the first game's)."""
+    key = (rules, n_players, dealer, first_attacker, game_index, titles, dummy)
     game = _GAMES.get(key)
     if game is None:
         validate(rules, n_players)
@@ -115,7 +116,14 @@ def make_game(rules: RuleSet, n_players: int, dealer: int = 0,
             raise ValueError(f"first attacker {first_attacker} is not a seat of {n_players}")
         if titles and sorted(titles) != sorted(_title_ladder(n_players)):
             raise ValueError(f"titles {titles} are not one of each title for {n_players}")
-        game = Game(rules, n_players, dealer, first_attacker, game_index, titles)
+        if not rules.dummy_hand:
+            dummy = -1
+        elif dummy is None:
+            dummy = (dealer + 1) % n_players
+        elif not 0 <= dummy < n_players or dummy in (dealer, first_attacker):
+            raise ValueError(f"the dummy's seat {dummy} is not a seat of {n_players} other "
+                             "than the dealer's and the first attacker's")
+        game = Game(rules, n_players, dealer, first_attacker, game_index, titles, dummy)
         if len(_GAMES) > 4096:
             _GAMES.clear()
         _GAMES[key] = game
@@ -136,8 +144,11 @@ def new_game(game: Game, deck_order: Iterable[int] | None = None) -> State:
             stock = presorted(game, stock)
     hidden_trump = UNKNOWN if game.rules.trump_change == "hidden_second" else NO_CARD
     tally = (0,) * n if game.tables.counter else ()
+    # с болваном: «Первоначально при определении козыря, картами болвана распоряжается сдатчик»
+    controller = game.dealer if game.dummy >= 0 else -1
     return State(game, DEAL, (0,) * n, (0,) * n, stock, NO_SUIT, NO_CARD, hidden_trump, UNKNOWN,
-                 (), (), (), -1, -1, False, 0, 0, 0, (), 0, 0, (), (), None, (CHANCE,), tally=tally)
+                 (), (), (), -1, -1, False, 0, 0, 0, (), 0, 0, (), (), None, (CHANCE,), tally=tally,
+                 controller=controller)
 
 
 def presorted(game: Game, order: Iterable[int]) -> tuple[int, ...]:
@@ -197,8 +208,7 @@ def claim_round(state: State) -> ClaimRound:
     `next_trumps_then_joker_then_lot`, the seats tied on the lowest rank show their next trump
     (those who show none drop out), and when none of them shows one, who holds a joker."""
     game = state.game
-    n = game.n_players
-    seats = tuple((game.dealer + 1 + i) % n for i in range(n))
+    seats = game.claim_seats
     shown: dict[int, tuple[int, ...]] = {}
     claims = state.claims
     start, number = 0, 0
@@ -245,7 +255,7 @@ def claim_actor(game: Game, claimant: int) -> int:
 def claims_for(state: State, seat: int) -> list[Action]:
     game = state.game
     if game.rules.first_attacker_tiebreak == "next_trumps_then_joker_then_lot" and \
-            len(state.claims) >= game.n_players:
+            len(state.claims) >= len(game.claim_seats):
         return tiebreak_claims_for(state, seat)
     trumps = claim_pool(state, state.hands[seat], seat)
     if state.hidden[seat] == 0:
@@ -490,7 +500,7 @@ def choose_first_attacker(state: State, ev: EventSink) -> State:
         return first_attacker_chosen(state, (game.dealer + 1) % game.n_players, False, ev)
     if state.trump == NO_SUIT and not state.seat_trumps \
             and game.rules.first_attacker_first_game != "lowest_card":
-        return evolve(state, phase=LOT, lot_among=tuple(range(game.n_players)))
+        return evolve(state, phase=LOT, lot_among=tuple(sorted(game.claim_seats)))
     return evolve(state, phase=CLAIM, claims=())
 
 
@@ -500,7 +510,7 @@ def on_claim(state: State, action: Action, ev: EventSink) -> State:
         raise IllegalAction(Reason.NOT_YOUR_TURN)
     game = state.game
     hands, hidden = state.hands, state.hidden
-    tiebreak = len(state.claims) >= game.n_players
+    tiebreak = len(state.claims) >= len(game.claim_seats)
     round_ = claim_round(state) if tiebreak else None
     if action.kind == A.CLAIM:
         if len(action.cards) != 1:
@@ -546,12 +556,12 @@ def on_claim(state: State, action: Action, ev: EventSink) -> State:
 def claims_done(state: State, ev: EventSink) -> State:
     """After a claim: the next claimant, or the first attacker, or a lot."""
     game = state.game
-    n = game.n_players
+    seats = game.claim_seats
+    n = len(seats)
     claims = state.claims
     if len(claims) < n:
         return state
     if len(claims) == n:
-        seats = tuple((game.dealer + 1 + i) % n for i in range(n))
         round_ = ClaimRound(seats, n, 0, {})
         rest = claims
     else:
@@ -605,6 +615,10 @@ def first_attacker_chosen(state: State, seat: int, by_lot: bool, ev: EventSink) 
         ev.append(E.BoutStarted(seat, defender, -1 if limit == NO_LIMIT else limit))
     # двухкозырной: the defender's own trump is the trump of his bout
     trump = state.seat_trumps[defender] if state.seat_trumps else None
+    if t.dummy >= 0:
+        # с болваном: «Далее по ходу игры картами болвана имеет право распоряжаться только тот
+        # игрок, который зашел первым»
+        state = state._replace(controller=seat)
     return evolve(state, phase=LEAD, attacker=seat, defender=defender, trump=trump)
 
 
@@ -621,20 +635,25 @@ def next_game(state: State) -> Game:
         govno = titles.index(GOVNO)  # «сдаёт и первым ходит Говно»
         return make_game(rules, n, govno, govno, game.game_index + 1, titles)
     if state.result.draw:
-        return make_game(rules, n, game.dealer, None, game.game_index + 1)
+        return make_game(rules, n, game.dealer, None, game.game_index + 1,
+                         dummy=game.dummy if game.dummy >= 0 else None)
     durak = state.result.durak[0]
     choice = rules.first_attacker_next_game
     first: int | None
+    # с болваном: the dummy keeps its seat and is no player: «справа от дурака» is the next
+    # player on his right (or left), past the dummy
+    skip = game.tables.dummy_bit
     if choice == "pod_durak":
-        first = (durak - 1) % n
+        first = next_active_of(n, skip, durak, -1)
     elif choice in ("iz_pod_durak", "left_of_dealer"):  # the durak deals: his left neighbour
-        first = (durak + 1) % n
+        first = next_active_of(n, skip, durak, 1)
     else:
         first = None
     # невидимый: an outsider deals every game; in software the shared deal protocol, which
     # keeps dealing from the same place
     dealer = game.dealer if rules.dealer_next_game == "outsider" else durak
-    return make_game(rules, n, dealer, first, game.game_index + 1)
+    return make_game(rules, n, dealer, first, game.game_index + 1,
+                     dummy=game.dummy if game.dummy >= 0 else None)
 
 
 def _title_ladder(n: int) -> tuple[int, ...]:

@@ -84,6 +84,8 @@ class Game:
     # Король-говно: each seat's title from the second game on (0 King, 1 Prince, 2 Палач,
     # 3 Солдат, 4 Вор, 5 Шут, 6 Говно), empty before titles are given
     titles: tuple[int, ...] = ()
+    # с болваном: the dummy's seat (a hand without a player), -1 in other games
+    dummy: int = -1
     deck: DeckSpec = field(init=False)
     n_cards: int = field(init=False)
     suit: tuple[int, ...] = field(init=False)
@@ -92,6 +94,9 @@ class Game:
     suit_mask: tuple[int, ...] = field(init=False)
     team: tuple[int, ...] = field(init=False)  # team id per seat; each seat its own without teams
     rules_hash: str = field(init=False)
+    # the seats that claim the lowest trump, in claim order: from the dealer's left, the
+    # dummy left out (с болваном: it never attacks, so its trumps decide nothing)
+    claim_seats: tuple[int, ...] = field(init=False)
     tables: GameTables = field(init=False, repr=False)  # the hot paths' lookup tables
     _beaters: dict[int, tuple[int, ...]] = field(init=False, repr=False)
 
@@ -114,6 +119,9 @@ class Game:
         teams = {"none": 0, "2v2": 2, "3v3": 2}[self.rules.teams]
         set_(self, "team", tuple(s % teams if teams else s for s in range(self.n_players)))
         set_(self, "rules_hash", self.rules.rules_hash())
+        set_(self, "claim_seats", tuple(seat for seat in (
+            (self.dealer + 1 + i) % self.n_players for i in range(self.n_players))
+            if seat != self.dummy))
         # trumps 4 and 5: a coloured joker turned as trump makes both black or both red
         # suits trump (s_dvumya_jokerami); other games never reach them
         pairs = (BLACK_PAIR, RED_PAIR) if self.rules.trump_indicator_special == "colour_pair" \
@@ -125,7 +133,7 @@ class Game:
         set_(self, "tables", GameTables(self.rules, self.n_players, self.suit, self.rank,
                                         rank_mask, self.suit_mask,
                                         tuple(beaters[t] for t in range(-1, 6)),
-                                        self.team))
+                                        self.team, self.dummy))
 
     @property
     def all_cards(self) -> int:
@@ -282,6 +290,7 @@ class State(NamedTuple):
     otboi: int = 0  # отбойный: successful defences so far in this game
     tally: tuple[int, ...] = ()  # per seat, a scored game's public count (очковый: cards
     # beaten, фигурный: figures beaten, погонный: pairs laid at once); () in other games
+    controller: int = -1  # с болваном: the player who plays the dummy's cards now; else -1
 
     @property
     def n_players(self) -> int:

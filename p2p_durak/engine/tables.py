@@ -89,6 +89,9 @@ class GameTables:
         "count_defended",
         "counter",
         "deal_action",
+        "dummy",
+        "dummy_bit",
+        "dummy_by_bout",
         "figures",
         "first_limit",
         "hand_size",
@@ -154,7 +157,8 @@ class GameTables:
 
     def __init__(self, rules: RuleSet, n_players: int, suit: tuple[int, ...],
                  rank: tuple[int, ...], rank_mask: dict[int, int], suit_mask: tuple[int, ...],
-                 beaters: tuple[tuple[int, ...], ...], team: tuple[int, ...]) -> None:
+                 beaters: tuple[tuple[int, ...], ...], team: tuple[int, ...],
+                 dummy: int = -1) -> None:
         n_cards = len(suit)
         seats = range(n_players)
         cards = range(n_cards)
@@ -241,8 +245,14 @@ class GameTables:
         self.blind: bool = rules.hand_visibility == "others_only"
         self.penalty_from_attacker: bool = (
             ("next_attacker_after_penalty", "left_of_attacker") in rules.invalid_play_penalty)
+        # с болваном: the dummy's seat throws in and draws but is skipped as attacker, defender
+        # and transfer target (`dummy_bit` joins the out mask for those choices); its
+        # controller is followed bout by bout, so its games are played through `step`
+        self.dummy: int = dummy
+        self.dummy_bit: int = 1 << dummy if dummy >= 0 else 0
+        self.dummy_by_bout: bool = rules.dummy_hand == (("controller", "bout_attacker"),)
         self.stepwise: bool = self.show_backward or self.thrown_only or self.stock_lead \
-            or self.blind
+            or self.blind or dummy >= 0
         # козырной: a beat records its card in `shown` (the bout's last card), and a defended
         # bout swaps it with the trump card under the stock
         self.swap_trump: bool = rules.trump_change == "swap_on_defence"

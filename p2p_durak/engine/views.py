@@ -42,7 +42,8 @@ def public_view(state: State) -> PublicView:
     ) + ((state.seat_trumps,) if state.seat_trumps else ()) + (
         (tuple(len(pile) for pile in state.locked),) if state.locked else ()) + (
         (state.otboi,) if state.game.tables.rebound else ()) + (
-        (state.tally,) if state.tally else ()) + ((game.titles,) if game.titles else ())
+        (state.tally,) if state.tally else ()) + ((game.titles,) if game.titles else ()) + (
+        (game.dummy, state.controller) if game.dummy >= 0 else ())
 
 
 def state_hash(state: State) -> bytes:
@@ -59,8 +60,11 @@ def private_view(state: State, seat: int) -> State:
         hands = tuple(0 if s == seat else state.hands[s] for s in range(n))
         hidden = tuple(state.hand_size(s) if s == seat else state.hidden[s] for s in range(n))
     else:
-        hands = tuple(state.hands[s] if s == seat else 0 for s in range(n))
-        hidden = tuple(state.hidden[s] if s == seat else state.hand_size(s) for s in range(n))
+        # с болваном: the dummy's controller sees its hand (its own seat's view too)
+        dummy = state.game.dummy
+        sees = (seat, dummy) if dummy >= 0 and seat == state.controller else (seat,)
+        hands = tuple(state.hands[s] if s in sees else 0 for s in range(n))
+        hidden = tuple(state.hidden[s] if s in sees else state.hand_size(s) for s in range(n))
     stock = tuple(c if c == state.trump_card and i == len(state.stock) - 1 else UNKNOWN
                   for i, c in enumerate(state.stock))
     locked = tuple((UNKNOWN,) * len(pile) for pile in state.locked)  # nobody sees them

@@ -74,9 +74,9 @@ def game_for(preset_id: str, players: int, seed: int) -> Game:
 
 def preset_tables() -> list[tuple[str, int]]:
     """Every working preset, heads-up and at one larger table (its only size for teams)."""
-    from p2p_durak.engine.presets import working_presets
+    from p2p_durak.engine.presets import table_presets
     out = []
-    for preset in working_presets():
+    for preset in table_presets():
         sizes = sorted(preset.players)
         out.append((preset.id, sizes[0]))
         if len(sizes) > 1:

@@ -12,16 +12,16 @@ from p2p_durak.cli.canvas import line_width
 from p2p_durak.cli.i18n import Look
 from p2p_durak.cli.table_ui import TableUi
 from p2p_durak.cli.table_view import render_table_screen
-from p2p_durak.engine.presets import working_presets
+from p2p_durak.engine.presets import table_presets
 from p2p_durak.node.local_session import PracticeSetup, open_local_session
 
 LOOKS = (Look("en", False), Look("ru", False), Look("ru", True))
 
 
-@pytest.mark.parametrize("preset", [p.id for p in working_presets()])
+@pytest.mark.parametrize("preset", [p.id for p in table_presets()])
 async def test_a_whole_game_of_every_preset_renders(preset: str,
                                                     autojump_clock: trio.abc.Clock) -> None:
-    chosen = next(p for p in working_presets() if p.id == preset)
+    chosen = next(p for p in table_presets() if p.id == preset)
     players = max(chosen.players) if chosen.rules.teams != "none" else min(4, max(chosen.players))
     rng = random.Random(preset)
     setup = PracticeSetup(chosen.rules, players, preset_id=preset, seed=1, bot_level="easy",

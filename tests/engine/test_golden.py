@@ -58,6 +58,7 @@ class Recorded:
     steps: list[tuple[str, str]] = field(default_factory=list)  # (action text, hash hex)
     result: str = ""
     titles: tuple[int, ...] = ()  # Король-говно: a later game's titles
+    dummy: int = -1  # с болваном: the dummy's seat (a series keeps the first game's)
 
 
 def _result_text(state: State) -> str:
@@ -72,7 +73,8 @@ def _result_text(state: State) -> str:
 def _game_of(record: Recorded) -> Game:
     rules = get_preset(record.preset).rules
     return make_game(rules, record.players, record.dealer, record.first_attacker,
-                     record.game_index, record.titles)
+                     record.game_index, record.titles,
+                     record.dummy if record.dummy >= 0 else None)
 
 
 # ---- recording --------------------------------------------------------------------------
@@ -82,7 +84,7 @@ def _record(game: Game, preset: str, seed: int) -> tuple[Recorded, State]:
     deck = list(range(game.n_cards))
     rng.shuffle(deck)
     record = Recorded(preset, game.n_players, game.dealer, game.first_attacker,
-                      game.game_index, seed, deck, titles=game.titles)
+                      game.game_index, seed, deck, titles=game.titles, dummy=game.dummy)
     state = new_game(game, deck)
     record.start = state_hash(state).hex()
     bot = RandomBot(rng)
@@ -127,7 +129,7 @@ def _write(preset_id: str, records: list[Recorded]) -> None:
                       f"first_attacker={first} game_index={record.game_index} "
                       f"seed={record.seed}"
                       + (f" titles={','.join(map(str, record.titles))}" if record.titles
-                         else ""),
+                         else "") + (f" dummy={record.dummy}" if record.dummy >= 0 else ""),
                   "deck " + " ".join(card_text(game, c) for c in record.deck),
                   f"start {record.start}"]
         lines += [f"{text} {digest}" for text, digest in record.steps]
@@ -173,7 +175,7 @@ def _parse(path: Path) -> tuple[str, list[Recorded]]:
                 else ()
             records.append(Recorded(path.stem, int(fields["players"]), int(fields["dealer"]),
                                     first, int(fields["game_index"]), int(fields["seed"]), [],
-                                    titles=titles))
+                                    titles=titles, dummy=int(fields.get("dummy", -1))))
         elif word == "deck":
             records[-1].deck = rest.split()  # type: ignore[assignment]  # parsed below
         elif word == "start":

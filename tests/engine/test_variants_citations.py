@@ -27,6 +27,7 @@ import test_variants_parnomastny
 import test_variants_perevodnoy_2
 import test_variants_pustoy
 import test_variants_pustyshka
+import test_variants_s_bolvanom
 import test_variants_s_dvumya_jokerami
 import test_variants_s_jokerom
 import test_variants_s_par
@@ -49,6 +50,7 @@ MODULES += (test_variants_scored, test_variants_korol_govno, test_variants_krugo
 MODULES += (test_variants_shchelkovsky,)
 MODULES += (test_variants_armyansky, test_variants_albansky)
 MODULES += (test_variants_oborotny,)
+MODULES += (test_variants_s_bolvanom,)
 CITED = [quote for module in MODULES for quote in citations._cited(module)]
 
 

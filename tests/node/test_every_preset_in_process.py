@@ -15,7 +15,7 @@ import trio.testing
 from node_support import play_table
 
 from p2p_durak.engine import RuleError, RuleSet
-from p2p_durak.engine.presets import Preset, working_presets
+from p2p_durak.engine.presets import Preset, table_presets
 from p2p_durak.engine.rules import validate
 from p2p_durak.node.node import Node
 from p2p_durak.node.players import BotPlayer
@@ -39,7 +39,7 @@ def shortest_rules(preset: Preset, players: int) -> RuleSet:
 
 def _cases() -> list[object]:
     cases: list[object] = []
-    for preset in working_presets():
+    for preset in table_presets():
         players = min(preset.players)
         marks = [pytest.mark.slow] if players > 4 else []
         cases.append(pytest.param(preset, players, id=preset.id, marks=marks))
