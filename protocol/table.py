@@ -475,6 +475,11 @@ class TableMachine:
     _made_before: tuple[tuple[bytes, bytes], ...] = ()  # journaled deck messages (a restart)
 
     def __post_init__(self) -> None:
+        if self.rules.dummy_hand:
+            # с болваном: the dummy's seat has no party, its slots must be shown to its
+            # controller alone and its moves taken from his party — not built (docs/rules.md)
+            raise eng.RuleError("dummy_hand", "a dummy hand is not played over the deck yet",
+                                "болван пока не играется по сети")
         game = eng.make_game(self.rules, self.n_parties)  # validates rules and player count
         self.n_cards = game.n_cards
         # party -1: an observer (an auditor replaying a transcript) that sits in no seat

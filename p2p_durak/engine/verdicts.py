@@ -23,6 +23,7 @@ from __future__ import annotations
 
 from p2p_durak.engine import events as E
 from p2p_durak.engine.actions import Action
+from p2p_durak.engine.bout import next_controller
 from p2p_durak.engine.errors import IllegalAction, Reason
 from p2p_durak.engine.events import EventSink
 from p2p_durak.engine.seats import defender_for, next_active_of
@@ -30,8 +31,15 @@ from p2p_durak.engine.setup import evolve
 from p2p_durak.engine.state import LEAD, OVER, Result, State
 
 
+def _no_dummy(state: State, seat: int) -> None:
+    """с болваном: the dummy is no player; it neither gives up nor leaves."""
+    if seat == state.game.dummy:
+        raise IllegalAction(Reason.NOT_YOUR_TURN, "the dummy is no player")
+
+
 def on_concede(state: State, action: Action, ev: EventSink) -> State:
     seat = action.seat
+    _no_dummy(state, seat)
     if state.phase == OVER:
         raise IllegalAction(Reason.GAME_OVER)
     if (state.out >> seat) & 1:
@@ -53,7 +61,7 @@ def on_concede(state: State, action: Action, ev: EventSink) -> State:
 def _leave_is_concession(state: State, seat: int) -> bool:
     game = state.game
     n = game.n_players
-    in_game = [s for s in range(n) if not (state.out >> s) & 1]
+    in_game = [s for s in range(n) if not ((state.out | game.tables.dummy_bit) >> s) & 1]
     if len(in_game) <= 2 or game.tables.counter:
         return True
     if state.locked and state.locked[seat]:
@@ -65,6 +73,7 @@ def _leave_is_concession(state: State, seat: int) -> bool:
 
 def on_leave(state: State, action: Action, ev: EventSink) -> State:
     seat = action.seat
+    _no_dummy(state, seat)
     if state.phase == OVER:
         raise IllegalAction(Reason.GAME_OVER)
     if (state.out >> seat) & 1:
@@ -87,9 +96,13 @@ def on_leave(state: State, action: Action, ev: EventSink) -> State:
     n = state.game.n_players
     out = state.out | (1 << seat)
     attacker = state.attacker
+    t = state.game.tables
     if attacker == seat:
-        attacker = next_active_of(n, out, seat, 1)
-    defender = defender_for(state.game.tables, out, attacker)
+        attacker = next_active_of(n, out | t.dummy_bit, seat, 1)
+    defender = defender_for(t, out, attacker)
+    if t.dummy >= 0:
+        # с болваном: a controller who leaves hands the dummy on (bout_attacker: the attacker)
+        state = state._replace(controller=next_controller(t, state.controller, attacker, out))
     hands = state.hands[:seat] + (0,) + state.hands[seat + 1:]
     hidden = state.hidden[:seat] + (0,) + state.hidden[seat + 1:]
     if ev is not None:

@@ -36,6 +36,7 @@ from p2p_durak.engine import (
     Game,
     IllegalAction,
     Reason,
+    RuleError,
     RuleSet,
     State,
     apply,
@@ -90,6 +91,10 @@ class PracticeSetup:
     def check(self) -> None:
         """Refuse a setup that cannot be played (raises `RuleError` or `ValueError`)."""
         validate(self.rules, self.n_players)
+        if self.rules.dummy_hand:
+            # с болваном: no hand row or bot decision for the dummy yet (docs/rules.md)
+            raise RuleError("dummy_hand", "a dummy hand is not played at a table yet",
+                            "болван пока не играется за столом")
         if not 0 <= self.human_seat < self.n_players:
             raise ValueError(f"seat {self.human_seat} is not at a {self.n_players}-seat table")
         if self.names and len(self.names) != self.n_players:

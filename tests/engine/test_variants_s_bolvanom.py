@@ -10,6 +10,7 @@ from engine_support import Table
 
 from p2p_durak.engine import (
     RuleError,
+    apply,
     legal_actions,
     private_view,
     to_act,
@@ -241,3 +242,18 @@ def test_a_dummy_seat_acts_only_as_a_thrower() -> None:
             kinds = {a.kind for a in log if a.seat == game.dummy}
             assert kinds <= {A.THROW, A.PASS}
             assert A.THROW in kinds or n == 3
+
+
+def test_the_dummy_neither_concedes_nor_leaves_and_a_leaving_controller_hands_it_on() -> None:
+    """«Болван не может быть "дураком"»: a concession or a leave under the dummy's seat is
+    refused; the controller who leaves between bouts hands the dummy to the next player in
+    (the catalogue's resolution for a controller who goes out)."""
+    t = table()
+    t.refuse(A.concede(DUMMY))
+    t.refuse(A.leave(DUMMY, t.cs(t.hand(DUMMY))))
+    t.do("0 lead 6♣", "2 beat 9♦ on 6♣", "0 pass", "1 pass", "3 pass")
+    assert (t.state.phase, t.state.controller) == (Phase.LEAD, 0)
+    state, _ = apply(t.state, A.leave(0, t.cs(t.hand(0))))
+    assert state.controller == 2
+    assert DUMMY not in (state.attacker, state.defender)
+
