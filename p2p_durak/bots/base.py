@@ -17,6 +17,7 @@ import random
 from collections.abc import Sequence
 
 from p2p_durak.bots.blind import blind_action
+from p2p_durak.bots.dummy import dummy_action
 from p2p_durak.engine import (
     CHANCE,
     Action,
@@ -43,6 +44,7 @@ class Bot:
 
     level = "base"
     plays_blind = True  # оборотный: decide by `blind.blind_action` (the random bot does not)
+    plays_dummy = True  # с болваном: the dummy's seat decides by `dummy.dummy_action` (idem)
 
     def __init__(self, seat: int, rng: random.Random) -> None:
         self.seat = seat
@@ -112,6 +114,8 @@ class Bot:
             # The defender still has cards to answer: a pass holds only until the table
             # changes, so passing now is waiting, and throwing after the beat sees more.
             return pass_(self.seat)
+        if self.seat == own.game.dummy and self.plays_dummy:
+            return dummy_action(own, self.seat, options)
         self.deliberated = True
         if own.phase == LEAD and not own.stock:
             # Without a stock, bots that all lead what the next seat cannot beat pass the same

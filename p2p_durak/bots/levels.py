@@ -18,6 +18,7 @@ class RandomBot(Bot):
 
     level = "random"
     plays_blind = False
+    plays_dummy = False
 
     def __init__(self, seat: int, rng: random.Random) -> None:
         super().__init__(seat, rng)
