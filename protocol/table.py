@@ -852,9 +852,10 @@ class TableMachine:
             raise TableReject(party, str(exc), "bad-proof") from exc
         self.left += (party,)
         out: list[TableEvent] = [PartyLeft(party), *self._after_deck(deck_events)]
+        seat = self.seat_of_party[party]
+        self._learn_opened(deck_events, seat)
         state = self.state
         assert state is not None
-        seat = self.seat_of_party[party]
         if (state.out >> seat) & 1:
             return out  # out of the game already: only its key share was still needed
         hand = self.hand_slots.get(seat, [])
@@ -867,6 +868,21 @@ class TableMachine:
             return out + self._engine(A.leave(seat, tuple(c for c in cards if c is not None)))
         except eng.IllegalAction as exc:
             raise TableReject(party, exc.message("en"), exc.code) from exc
+
+    def _learn_opened(self, deck_events: list[dev.Event], leaver: int) -> None:
+        """A leave also opens to all the cards of other hands that only the leaver's token
+        still kept closed (круговой: cards it held once and passed on): every view learns
+        where they are, as their holder's own view knows."""
+        if self.party < 0 or self.state is None:
+            return
+        opened: dict[int, list[int]] = {}
+        for ev in deck_events:
+            if isinstance(ev, dev.CardRevealed):
+                holder = self._holder_of(ev.slot)
+                if holder is not None and holder != leaver:
+                    opened.setdefault(holder, []).append(ev.card_id)
+        for holder, cards in sorted(opened.items()):
+            self.state = eng.learn(self.state, holder, tuple(cards))
 
     def _apply_move(self, party: int, raw: tuple[object, ...]) -> list[TableEvent]:
         if self.state is None or self.deck.pending_op() is not None:

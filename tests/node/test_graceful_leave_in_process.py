@@ -8,9 +8,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 import trio
 import trio.testing
 from node_support import play_table
+from test_every_preset_in_process import shortest_rules
 
 from p2p_durak.engine import events as E
 from p2p_durak.engine.presets import get_preset
@@ -126,3 +128,33 @@ async def test_with_two_at_the_table_the_leaver_concedes(
                     if isinstance(ev, E.Conceded)]
         assert conceded == [E.Conceded(table.seat_of_party[nodes[1].runner.party])]
     assert len(results) == 1
+
+
+@pytest.mark.parametrize(("preset", "leaves"), [("krugovoy", True), ("oborotny", False)])
+async def test_a_leave_in_variants_that_move_or_hide_the_hands(
+        preset: str, leaves: bool, tmp_path: Path,
+        autojump_clock: trio.testing.MockClock) -> None:
+    """круговой passes hands on (the leaver's current hand is what its going opens); in
+    оборотный a player never sees his own cards, so his going could not open them: he
+    concedes."""
+    rules = shortest_rules(get_preset(preset), 3)
+    bots = [BotPlayer(level="easy", seed=90 + i) for i in range(3)]
+    bots[1] = BotPlayer(level="easy", seed=91, leave_at_bout=1)
+    nodes = await play_table(tmp_path, bots, preset, seed=9, rules=rules, name="variant",
+                             limit=BOUND)
+    leaver = nodes[1].runner
+    assert leaver is not None
+    rest = [node.runner for node in nodes if node.runner is not leaver]
+    for runner in rest:
+        assert runner is not None
+        assert runner.diagnosis is None, runner.diagnosis
+        assert not [p for p in runner.reports if p.fault], runner.problems
+        table = runner.log.state
+        assert table.audit == AuditFinished(())
+        assert table.series_over
+        assert table.left == ((leaver.party,) if leaves else ())
+        assert table.state is not None
+        assert table.state.result is not None
+        if not leaves:
+            assert table.state.result.durak == (table.seat_of_party[leaver.party],)
+    assert len({r.log.state_hash for r in rest if r is not None}) == 1
