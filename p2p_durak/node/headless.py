@@ -344,6 +344,6 @@ async def resume_and_play(home: Path, *, level: str = "easy", lang: str = "en",
                   file=out, flush=True)
         async with trio.open_nursery() as games:
             for seat, item in zip(seats, found, strict=True):
-                games.start_soon(_play_join, seat, item.start, lang, out, None)
+                games.start_soon(_play_join, seat, item.start, lang, out, None, item.games)
         nursery.cancel_scope.cancel()
     return seats

@@ -49,6 +49,9 @@ class BotPlayer(Player):
         action = await offload.run_sync(bot.choose)
         await runner.move(turn.seq, action)
 
+    def attach(self, runner: GameRunner) -> None:
+        runner.journal.record_series(self.games)  # a restarted node plays on as it would have
+
     def leaving(self, table: TableMachine) -> bool:
         state = table.state
         return (self.leave_at_bout is not None and state is not None

@@ -7,6 +7,8 @@ and dropped). Records, each a canonical msgpack array:
                                     how to rejoin: the genesis, the peers, who we are, where we
                                     listen
     ["seed", bytes]                 the seed of this party's per-game secret, before any message
+    ["series", games]               how many games of the series the player wants (0: as long
+                                    as the others)
     ["made", deck message, coin]    a deck message this party made, before it is sent
     ["signed", entry envelope]      an entry this party signed as sequencer, before it is sent
     ["commit", entry, [acks...]]    a committed entry and its certificate
@@ -51,6 +53,7 @@ class Resumable:
     advertise: str
     port: int
     journal_path: Path
+    games: int | None = 1  # the series the player wanted (None: as long as the others)
 
 
 class GameJournal:
@@ -92,7 +95,22 @@ class GameJournal:
         game = GameStart(envelope.game, envelope, infos, RuleSet.from_canonical(rules),
                          str(table))
         return Resumable(game, str(ident), str(player), str(bind), str(host),
-                         int(port), self.path)  # type: ignore[call-overload]
+                         int(port), self.path,  # type: ignore[call-overload]
+                         self.series_games())
+
+    def record_series(self, games: int | None) -> None:
+        """How many games of the series the player wants (None: as long as the others), so
+        that a restarted node plays on as it would have."""
+        if not self._of("series"):
+            self._append("series", 0 if games is None else games, sync=False)
+
+    def series_games(self) -> int | None:
+        found = self._of("series")
+        if not found:
+            return 1
+        games = found[0][1]
+        assert isinstance(games, int)
+        return games or None
 
     @property
     def resumed(self) -> bool:

@@ -16,10 +16,11 @@ from node_support import play_table
 from table_harness import Table, make_node, run_table
 
 from p2p_durak.engine.presets import get_preset
-from p2p_durak.node.game import GameRunner, Player
+from p2p_durak.node.game import GameRunner, Player, game_dir
 from p2p_durak.node.node import Node
 from p2p_durak.node.players import BotPlayer
 from p2p_durak.node.replay import audit_file
+from p2p_durak.node.store import GameJournal
 from p2p_durak.protocol.table import (
     AuditFinished,
     NextGame,
@@ -144,10 +145,15 @@ async def test_a_node_killed_in_the_second_game_rejoins_and_the_series_ends(
         dying.die = die
         await died.wait()
         await trio.sleep(10)
+        start = table.starts[back]
+        journal = GameJournal(game_dir(tmp_path / f"p{back}", start.game_id), table.party(back))
+        games = journal.series_games()  # what `durak resume` plays on with
+        journal.close()
+        assert games == 2
         node = make_node(table.network, f"p{back}", tmp_path, seed=21 * 10 + back)
         async with trio.open_nursery() as nursery:
             await nursery.start(node.serve)
-            await node.play(table.starts[back], BotPlayer(level="easy", seed=9, games=2))
+            await node.play(start, BotPlayer(level="easy", seed=9, games=games))
             assert node.runner is not None
             revived.append(node.runner)
             nursery.cancel_scope.cancel()
