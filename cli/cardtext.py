@@ -12,7 +12,7 @@ from collections.abc import Iterable
 
 from p2p_durak.engine import Game, Suit
 from p2p_durak.engine.actions import BLIND_BASE
-from p2p_durak.engine.cards import NO_SUIT, SUIT_ASCII, SUIT_SYMBOLS
+from p2p_durak.engine.cards import NO_SUIT, RANK_EN, RANK_RU, SUIT_ASCII, SUIT_SYMBOLS
 from p2p_durak.engine.state import trump_suits
 
 RED_SUITS = frozenset({int(Suit.DIAMONDS), int(Suit.HEARTS)})
@@ -33,6 +33,10 @@ class CardText:
             return "##" if self.ascii_only else "▒▒"
         return self.game.deck.card_text(card, self.lang, ascii_only=self.ascii_only)
 
+    def rank_text(self, rank: int) -> str:
+        """A rank alone (Длинный дурак's ladder: "7–10", "7–В")."""
+        return rank_text(rank, self.lang, self.ascii_only)
+
     def many(self, cards: Iterable[int]) -> str:
         return " ".join(self(card) for card in cards)
 
@@ -43,6 +47,10 @@ class CardText:
         if suit == NO_SUIT:
             return "class:card.joker"
         return "class:card.red" if suit in RED_SUITS else "class:card.black"
+
+
+def rank_text(rank: int, lang: str, ascii_only: bool) -> str:
+    return (RANK_RU if lang == "ru" and not ascii_only else RANK_EN)[rank]
 
 
 def suit_symbol(suit: int, ascii_only: bool) -> str:

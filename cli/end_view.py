@@ -6,7 +6,8 @@ from __future__ import annotations
 from p2p_durak.cli.canvas import Line, fit, wrap
 from p2p_durak.cli.cardtext import CardText
 from p2p_durak.cli.i18n import Look
-from p2p_durak.engine.setup import next_titles
+from p2p_durak.engine.setup import ladder_after, long_durak, next_titles
+from p2p_durak.engine.state import LADDER_SIZES, State
 from p2p_durak.node.api import TableSnapshot
 from p2p_durak.node.local_session import EXTRA_POGONY, EXTRA_SCORES, EXTRA_TIMEOUT_LOSER
 
@@ -16,6 +17,27 @@ def _name(snap: TableSnapshot, seat: int, look: Look) -> str:
     if snap.state is not None and snap.state.game.titles:  # Король-говно: titles, not names
         name = f"{look.messages(f'title.{snap.state.game.titles[seat]}')} {name}"
     return f"{name} ({look.messages('you')})" if seat == snap.my_seat else name
+
+
+def _ladder_lines(snap: TableSnapshot, state: State, look: Look, cards: CardText,
+                  width: int) -> list[Line]:
+    """Длинный дурак: the card the durak lays out, his smaller hand from the ten on, and the
+    long durak when the ladder reaches the ace."""
+    m = look.messages
+    result = state.result
+    if result is None or not result.durak:
+        return []
+    durak = result.durak[0]
+    top = ladder_after(state)[durak]
+    game = state.game
+    card = (game.rank_mask[top] & game.suit_mask[state.seat_trumps[durak]]).bit_length() - 1
+    who = _name(snap, durak, look)
+    texts = [m("over.ladder", who=who, card=cards(card), top=cards.rank_text(top))]
+    if long_durak(state) is not None:
+        texts.append(m("over.long_durak", who=who))
+    elif top in LADDER_SIZES:
+        texts.append(m("over.ladder_hand", who=who, n=LADDER_SIZES[top]))
+    return [[("class:over.durak", " " + text)] for t in texts for text in wrap(t, width - 2)]
 
 
 def render_end_panel(snap: TableSnapshot, look: Look, cards: CardText,
@@ -57,6 +79,9 @@ def render_end_panel(snap: TableSnapshot, look: Look, cards: CardText,
             lines.append([("class:over", " " + text)])
         king = snap.seats[titles.index(0)].name
         lines.append([("class:over.won", " " + m("over.king", who=king))])
+    if result is not None and state is not None and state.game.rules.series_state == "ladder" \
+            and not timed_out:
+        lines += _ladder_lines(snap, state, look, cards, width)
     if result is not None and not timed_out and result.finish:
         if snap.rules.winner_rule == "first_out":
             # с пар: «Выигрывает тот игрок, который первым остался без карт»

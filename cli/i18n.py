@@ -145,6 +145,15 @@ CATALOGUE: dict[str, tuple[str, str]] = {
     "title.5": ("Jester", "Шут"),
     "title.6": ("Shit", "Говно"),
     "over.titles": ("Titles for the next game: {titles}", "Звания на следующую партию: {titles}"),
+    "over.ladder": ("{who} lays out {card} (ladder 7–{top}).",
+                    "{who} выкладывает {card} (лесенка 7–{top})."),
+    "over.ladder_hand": ("From now on {who} is dealt {n} cards.",
+                         "Теперь {who} сдают по {n} карт."),
+    "over.long_durak": ("{who} laid out the ace: the long durak! The match is over; the next "
+                        "game starts a new one.",
+                        "{who} выложил туза — длинный дурак! Серия окончена; следующая партия "
+                        "начнёт новую."),
+    "seat.ladder": ("ladder 7–{top}", "лесенка 7–{top}"),
     "over.king": ("{who} is King: the series is his while he stays King.",
                   "{who} — Король: серия его, пока он Король."),
     "prompt.throw": ("Throw in a card of a rank on the table, or pass (P).",

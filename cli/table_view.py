@@ -27,7 +27,7 @@ from p2p_durak.cli.canvas import (
     pad_lines,
     text_width,
 )
-from p2p_durak.cli.cardtext import CardText, hand_order, suit_symbol
+from p2p_durak.cli.cardtext import CardText, hand_order, rank_text, suit_symbol
 from p2p_durak.cli.end_view import render_end_panel
 from p2p_durak.cli.event_text import EventText
 from p2p_durak.cli.i18n import Look
@@ -188,6 +188,9 @@ def _players(snap: TableSnapshot, look: Look, width: int, cards: CardText) -> li
             + (f" ({m('you')})" if mine else "")
         if seat < len(state.seat_trumps):  # двухкозырной: each player's own trump suit
             name = f"{suit_symbol(state.seat_trumps[seat], look.ascii_only)} {name}"
+        if game.ladder and game.ladder[seat]:  # Длинный дурак: the ladder laid out so far
+            name += " · " + m("seat.ladder", top=rank_text(game.ladder[seat], look.lang,
+                                                             look.ascii_only))
         if info.is_bot:
             level = m(f"level.{info.bot_level}") if info.bot_level else ""
             name += f" ({m('bot')}{', ' + level if level else ''})"

@@ -53,6 +53,7 @@ from p2p_durak.engine.setup import (
     JOKERS,
     claim_round,
     claim_suit,
+    deal_seats,
     last_dealt_seat,
     personal_trumps_turned,
     presort_layout,
@@ -473,6 +474,9 @@ class TableMachine:
     rng_for_game: Callable[[int], Callable[[int], bytes]] | None = None
     _next: eng.Game | None = None  # the next game's setup, dealt once its keys are ready
     _made_before: tuple[tuple[bytes, bytes], ...] = ()  # journaled deck messages (a restart)
+    # Длинный дурак, a later game of a match: each seat's six and ladder so far
+    personal: tuple[int, ...] = ()
+    ladder: tuple[int, ...] = ()
 
     def __post_init__(self) -> None:
         if self.rules.dummy_hand:
@@ -833,6 +837,7 @@ class TableMachine:
         self._opened_before_shuffle, self._slot_gen = {}, {}
         self.votes = {}
         self.titles = game.titles
+        self.personal, self.ladder = game.personal, game.ladder  # Длинный дурак
         self._next = game
         return [NextGame(number, self.score), *self._begin(KeysOp("keys"))]
 
@@ -1049,6 +1054,8 @@ class TableMachine:
                 out += self._begin(CoinOp("seating"))
             elif isinstance(ev, dev.RandomValue) and ev.step == "seating":
                 out += self._seat(ev.value)
+            elif isinstance(ev, dev.RandomValue) and ev.step == "sixes":
+                out += self._sixes_dealt(ev.value)
             elif isinstance(ev, dev.RandomValue) and ev.step.startswith("lot"):
                 assert self.state is not None
                 among = self.state.lot_among
@@ -1093,6 +1100,9 @@ class TableMachine:
         if self.titles:
             dealer = self.titles.index(GOVNO)
             game = eng.make_game(self.rules, n, dealer, dealer, 1, self.titles)
+        elif self.personal:
+            game = eng.make_game(self.rules, n, dealer, None, 1, personal=self.personal,
+                                 ladder=self.ladder)
         else:
             game = eng.make_game(self.rules, n, dealer)
         return self._deal(game)
@@ -1102,14 +1112,40 @@ class TableMachine:
         self.state = eng.new_game(game, None)
         self.hand_slots = {s: [] for s in range(self.n_parties)}
         out: list[TableEvent] = [Seated(self.seat_of_party, game.dealer, game)]
+        if self.state.phase == Phase.DEAL_SIXES:
+            # Длинный дурак: the sixes are dealt before the first shuffle, by a joint coin
+            return out + self._begin(CoinOp("sixes"))
+        return out + self._first_shuffle(game)
+
+    def _first_shuffle(self, game: eng.Game) -> list[TableEvent]:
+        """Everyone's shuffle of the game's deck, laid out as its rules need."""
         slots = tuple(range(self.n_cards))
         if self.rules.deck_presort == "rank_desc":
             # албанский: the deck laid out by rank, aces on top (public), and every party
             # shuffles each rank's block only, with a proof per block: the ranks of the deal
             # are public by design, the suits are not
             initial, blocks = presort_layout(game)
-            return out + self._begin(ShuffleOp("shuffle", slots, blocks, initial))
-        return out + self._begin(ShuffleOp("shuffle", slots))
+            return self._begin(ShuffleOp("shuffle", slots, blocks, initial))
+        out = game.laid_out()
+        if out:
+            # Длинный дурак: the ladders laid out (public, out of play) lie below the stock in
+            # slots of their own that are never dealt; the rest is shuffled as usual
+            play = tuple(c for c in range(self.n_cards) if not (out >> c) & 1)
+            rest = tuple(c for c in range(self.n_cards) if (out >> c) & 1)
+            return self._begin(ShuffleOp("shuffle", slots, (len(play), len(rest)),
+                                         play + rest))
+        return self._begin(ShuffleOp("shuffle", slots))
+
+    def _sixes_dealt(self, seed: bytes) -> list[TableEvent]:
+        """Длинный дурак: the joint coin orders the four sixes; the seats from the dealer's
+        left get them in that order (chance's announcements), then everyone shuffles."""
+        state = self.state
+        assert state is not None
+        suits = coins.random_permutation(seed, 4, "sixes")
+        out: list[TableEvent] = []
+        for suit in suits[:self.n_parties]:
+            out += self._engine(A.announce_suit(suit))
+        return out + self._first_shuffle(state.game)
 
     def _engine(self, action: eng.Action) -> list[TableEvent]:
         """Apply an engine action, then start whatever deck step the new state needs."""
@@ -1145,18 +1181,20 @@ class TableMachine:
         """Mirror the engine's card movements on deck slots; return private grants to make."""
         n = self.n_parties
         if isinstance(ev, E.Dealt):
-            count = sum(ev.per_seat)
+            to = deal_seats(before.game)
+            count = len(to)
             grants: list[tuple[int, tuple[int, ...]]] = []
             lock = before.game.rules.locked_cards
             for k in range(count):
-                seat = (ev.dealer + 1 + k) % n
+                seat = to[k]
                 if k // n < lock:
                     # магаданский: a locked card is a slot nobody is shown, its owner neither
                     self.locked_slots.setdefault(seat, []).append(k)
                     continue
                 self.hand_slots[seat].append(k)
                 grants.append((k, self._viewers(seat)))
-            self.stock_slots = list(range(count, self.n_cards))
+            # (Длинный дурак: the ladders' slots below the stock are never dealt)
+            self.stock_slots = list(range(count, len(before.stock)))
             return grants
         if isinstance(ev, E.Unlocked):
             # the owner is shown the slot now (the deck's key shares, with their proofs)

@@ -83,11 +83,13 @@ def holding_of(hands: tuple[int, ...], hidden: tuple[int, ...]) -> int:
 
 def bout_actors_of(t: GameTables, holding: int, defender_size: int, n_table: int,
                    uncovered: int, attacker: int, defender: int, taking: bool, passed: int,
-                   out: int, bout: int, self_throw: int = 0) -> tuple[int, ...]:
+                   out: int, bout: int, self_throw: int = 0,
+                   cursor: int = -1) -> tuple[int, ...]:
     """The defender (while a card is uncovered and he has not said «беру») and then every
     eligible thrower who has not passed, clockwise from the lead attacker. `holding`: the
     seats holding cards; `self_throw` (щелковский): non-zero when the defender received a
-    проездной and may throw in to himself."""
+    проездной and may throw in to himself; `cursor` (Длинный дурак, strictly in turn): the
+    seat whose turn it is to throw in — only the first eligible seat from it may."""
     defends = not taking and uncovered > 0
     if not t.throw_in:
         return t.solo[defender] if defends else _NO_ACTORS
@@ -116,6 +118,13 @@ def bout_actors_of(t: GameTables, holding: int, defender_size: int, n_table: int
     first = -1  # the first thrower; a list only when there are two or more
     more: list[int] | None = None
     team = t.team
+    if cursor >= 0:
+        for seat in t.order[cursor]:
+            if (candidates >> seat) & 1 and (
+                    not by or (team[seat] != team[defender] if by == BY_OPPONENTS
+                               else seat in (left, right))):
+                return t.pair[defender][seat] if defends else t.solo[seat]
+        return t.solo[defender] if defends else _NO_ACTORS
     for seat in t.order[attacker]:
         if not (candidates >> seat) & 1:
             continue
@@ -145,7 +154,18 @@ def bout_actors(state: State) -> tuple[int, ...]:
                           thrown_count(state.game.tables, state.table, state.shown),
                           state.covers.count(UNKNOWN), state.attacker,
                           defender, state.taking, state.passed, state.out, state.bout,
-                          state.shown & state.game.tables.proezd_self)
+                          state.shown & state.game.tables.proezd_self,
+                          turn_of(state.game.tables, state.shown))
+
+
+def turn_of(t: GameTables, shown: int) -> int:
+    """Длинный дурак: the seat whose turn it is to throw in (-1 in other games)."""
+    return (shown >> t.base_shift) - 1 if t.strict else -1
+
+
+def turn_after(t: GameTables, seat: int) -> int:
+    """Длинный дурак: `State.shown` with the throw-in turn passed on to the seat after `seat`."""
+    return ((seat + 1) % t.n_players + 1) << t.base_shift
 
 
 def thrown_count(t: GameTables, table: Sequence[int], shown: int) -> int:
@@ -729,9 +749,11 @@ def do_lead(state: State, seat: int, cards: tuple[int, ...], ev: EventSink) -> S
     if n > 1:
         state = _scored_pairs(state, seat, n)
     t = state.game.tables
+    shown = state.shown | (n << t.base_shift) if t.thrown_only else state.shown
+    if t.strict:  # the lead attacker has the first turn to throw in
+        shown = (seat + 1) << t.base_shift
     return _settle(state, BOUT, hands, hidden, cards, (UNKNOWN,) * n, (seat,) * n,
-                   state.defender, state.taking, 0,
-                   state.shown | (n << t.base_shift) if t.thrown_only else state.shown,
+                   state.defender, state.taking, 0, shown,
                    lead_throwable(state.game.tables, cards), ev)
 
 
@@ -797,9 +819,11 @@ def do_throw(state: State, seat: int, card: int, ev: EventSink) -> State:
     hands, hidden = without(state.hands, state.hidden, seat, card)
     if ev is not None:
         ev.append(E.ThrewIn(seat, card))
+    t = state.game.tables
     return _settle(state, state.phase, hands, hidden, state.table + (card,),
                    state.covers + (UNKNOWN,), state.table_by + (seat,), state.defender,
-                   state.taking, 0, state.shown, state.table_ranks, ev)
+                   state.taking, 0, turn_after(t, seat) if t.strict else state.shown,
+                   state.table_ranks, ev)
 
 
 def do_beat(state: State, seat: int, card: int, target: int, ev: EventSink) -> State:
@@ -826,9 +850,10 @@ def do_take(state: State, ev: EventSink) -> State:
 def do_pass(state: State, seat: int, ev: EventSink) -> State:
     if ev is not None:
         ev.append(E.Passed(seat))
+    t = state.game.tables
     return _settle(state, state.phase, state.hands, state.hidden, state.table, state.covers,
                    state.table_by, state.defender, state.taking, state.passed | (1 << seat),
-                   state.shown, state.table_ranks, ev)
+                   turn_after(t, seat) if t.strict else state.shown, state.table_ranks, ev)
 
 
 def do_transfer(state: State, seat: int, card: int, target: int, showing: bool,
@@ -868,7 +893,8 @@ def _settle(state: State, phase: int, hands: tuple[int, ...], hidden: tuple[int,
                             hands[defender].bit_count() + hidden[defender],
                             thrown_count(t, table, shown),
                             covers.count(UNKNOWN), state.attacker, defender, taking, passed,
-                            state.out, state.bout, shown & state.game.tables.proezd_self)
+                            state.out, state.bout, shown & state.game.tables.proezd_self,
+                            turn_of(t, shown))
     if actors:
         s: State = tuple.__new__(State, (
             state.game, phase, hands, hidden, state.stock, state.trump, state.trump_card,
@@ -1137,7 +1163,8 @@ def _refill(t: GameTables, hands: list[int], hidden: list[int], stock: tuple[int
             continue
         if when_empty and (hands[seat] or hidden[seat]):
             continue
-        need = hand_size - hands[seat].bit_count() - hidden[seat]
+        need = (t.seat_sizes[seat] if t.seat_sizes else hand_size) \
+            - hands[seat].bit_count() - hidden[seat]
         if locked is not None:
             need -= len(locked[seat])  # магаданский: locked cards are still his
         if need <= 0:

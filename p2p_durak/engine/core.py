@@ -42,11 +42,13 @@ from p2p_durak.engine.setup import (
     on_lot,
     on_name_trump,
     on_reveal,
+    on_six,
 )
 from p2p_durak.engine.state import (
     BOUT,
     CLAIM,
     DEAL,
+    DEAL_SIXES,
     LEAD,
     LOT,
     NAME_TRUMP,
@@ -233,4 +235,6 @@ def _setup_transition(state: State, action: Action, ev: EventSink) -> State:
         return on_name_trump(state, action, ev)
     if phase == REVEAL_STOCK and kind == A.REVEAL:
         return on_stock_revealed(state, action, ev)
+    if phase == DEAL_SIXES and kind == A.REVEAL:
+        return on_six(state, action, ev)
     raise IllegalAction(Reason.WRONG_PHASE)

@@ -47,6 +47,13 @@ class PersonalTrump(NamedTuple):
     suit: int
 
 
+class SixDealt(NamedTuple):
+    """Длинный дурак: `seat` is dealt the six of `suit`, his own trump for the match."""
+
+    seat: int
+    suit: int
+
+
 class Claimed(NamedTuple):
     seat: int
     card: int  # -1: "no trump"
@@ -178,10 +185,10 @@ class GameOver(NamedTuple):
 
 
 Event = (Dealt | TrumpRevealed | TrumpReinserted | TrumpNamed | HiddenTrumpRevealed
-         | TrumpSwapped | PersonalTrump | Claimed | FirstAttacker | BoutStarted | Led | ThrewIn
-         | StockLeadDeclared | StockLed | Beat | Transferred | TakeDeclared | Passed | Discarded
-         | Misplayed | Took | Drew | Unlocked | Rebounded | HandsRotated | PlayerOut | Left
-         | Conceded | GameOver)
+         | TrumpSwapped | PersonalTrump | SixDealt | Claimed | FirstAttacker | BoutStarted | Led
+         | ThrewIn | StockLeadDeclared | StockLed | Beat | Transferred | TakeDeclared | Passed
+         | Discarded | Misplayed | Took | Drew | Unlocked | Rebounded | HandsRotated | PlayerOut
+         | Left | Conceded | GameOver)
 
 EventSink = list[Event] | None
 """Where transitions append their events; None when the caller (a simulation) wants none."""

@@ -142,9 +142,18 @@ _P: list[Preset] = [
            "открывается и становится новым козырем до конца партии.",
            _app(trump_change="hidden_second"), players=(2, 3, 4, 5)),
     Preset("app_dlinny", "Длинный дурак", "Long durak", f"{APP}: «Длинный дурак»",
-           "Sixes become personal trumps; the defender's suit is trump; the durak climbs a "
-           "ladder 7→A that shrinks his hand.",
-           "Шестёрки — личные козыри; козырь отбивающегося бьёт; дурак выкладывает лесенку 7→Т.",
+           "A match of games without sixes: each player is dealt a six once, and its suit is his "
+           "own trump; a card is beaten by the defender's trump. The holder of the six of "
+           "spades leads first, then the durak's left neighbour. Throw-ins go strictly in turn, "
+           "clockwise. After each game the durak lays out the next card of his suit, 7 up to "
+           "the ace, out of play: from the ten his hand is 5 cards, from the jack 4, the queen "
+           "3, the king 2. Whoever lays out his ace is the long durak and the match is over.",
+           "Серия партий без шестёрок: каждому раз сдают по шестёрке, её масть — его личный "
+           "козырь; бьёт козырь отбивающегося. Первым ходит тот, у кого шестёрка пик, дальше — "
+           "из-под дурака. Подкидывают строго по очереди по часовой стрелке. После партии дурак "
+           "выкладывает следующую карту своей масти, от семёрки до туза, она выходит из игры: с "
+           "десятки ему сдают 5 карт, с валета 4, с дамы 3, с короля 2. Выложил туза — длинный "
+           "дурак, серия окончена.",
            _app(deck_remove=("6S", "6C", "6D", "6H"), trump_rule="personal_six",
                 trump_perspective="defender", throw_in_order="strict_clockwise",
                 series="series", series_state="ladder", match_end="ladder_reaches_A",

@@ -246,7 +246,7 @@ IMPLEMENTED: dict[str, frozenset[Any]] = {
     "jokers_per_deck": frozenset({0, 1, 2}),
     "remove_one_joker": frozenset({False, True}),
     "blank_card": frozenset({False, True}),
-    "deck_remove": frozenset({()}),
+    "deck_remove": frozenset({(), ("6S", "6C", "6D", "6H")}),
     "teams": frozenset({"none", "2v2", "3v3"}),
     "deal_mode": frozenset({"fixed", "whole_deck"}),
     "deal_remainder": frozenset({"round_robin"}),
@@ -257,7 +257,7 @@ IMPLEMENTED: dict[str, frozenset[Any]] = {
     "trump_rule": frozenset({"turned_under_stock", "named_by_king", "last_dealt_card",
                              "shown_then_set_aside", "fixed_suit:spades", "fixed_suit:clubs",
                              "fixed_suit:diamonds", "fixed_suit:hearts", "none",
-                             "per_player_turned", "bottom_suit_announced"}),
+                             "per_player_turned", "bottom_suit_announced", "personal_six"}),
     "trump_indicator_special": frozenset({"reinsert_middle", "colour_pair", "no_trump"}),
     "trump_card_drawn": frozenset({True}),
     "trump_when_no_stock": frozenset({"last_dealt_card", "forbid"}),
@@ -287,7 +287,7 @@ IMPLEMENTED: dict[str, frozenset[Any]] = {
     "throw_in_timing": frozenset({"until_bout_closed", "after_beat"}),
     "throw_in_by": frozenset({"all_non_defenders", "opponents_of_defender",
                               "neighbours_of_defender"}),
-    "throw_in_order": frozenset({"lead_attacker_then_clockwise"}),
+    "throw_in_order": frozenset({"lead_attacker_then_clockwise", "strict_clockwise"}),
     "throw_in_cards_per_action": frozenset({"1", "multi_same_rank"}),
     "throw_in_pass_final": frozenset({False}),
     "self_throw_in": frozenset({"off", "after_all_beaten", "after_proezdnoy"}),
@@ -315,7 +315,7 @@ IMPLEMENTED: dict[str, frozenset[Any]] = {
     "simultaneous_exhaustion": frozenset({"draw"}),
     "pogony_counting": frozenset({"final_bout_attack_sixes_by_players_going_out"}),
     "series": frozenset({"single", "series"}),
-    "series_state": frozenset({"none", "titles"}),
+    "series_state": frozenset({"none", "titles", "ladder"}),
     "base_rules": frozenset({"podkidnoy", "prostoy", "perevodnoy"}),
     "hand_rotation": frozenset({"off", "left_after_refill"}),
     "locked_cards": frozenset(range(10)),
@@ -337,7 +337,7 @@ IMPLEMENTED: dict[str, frozenset[Any]] = {
     "trump_indicators": frozenset({"none", "out_of_play"}),
     "off_colour_joker_beaten_by": frozenset({"none", "any_trump_or_high_joker",
                                              "high_joker_only"}),
-    "match_end": frozenset({"none"}),
+    "match_end": frozenset({"none", "ladder_reaches_A"}),
     "post_game_swap": frozenset({"none", "durak_with_govno"}),
     "title_reassign": frozenset({"none", "after_game_1_only"}),
     # щелковский: the bout limit counts thrown-in cards only (engine/tables.THROWN_IN_ONLY)
@@ -410,7 +410,8 @@ def validate(rules: RuleSet, n_players: int | None = None) -> None:
                         "замена козыря требует открытого козыря под колодой и перевода без "
                         "показа")
     per_player = rules.trump_rule == "per_player_turned"
-    if per_player != (rules.trump_perspective == "defender") or per_player != (
+    sixes = rules.trump_rule == "personal_six"
+    if (per_player or sixes) != (rules.trump_perspective == "defender") or per_player != (
             rules.first_attacker_first_game == "lowest_own_trump") or per_player != (
             rules.trump_indicators == "out_of_play"):
         # двухкозырной: a turned card per player, out of play; the defender's suit decides;
@@ -438,7 +439,9 @@ def validate(rules: RuleSet, n_players: int | None = None) -> None:
             and rules.trump_change == "none" and rules.locked_cards == 0):
         raise RuleError("discard_rule", "cards shuffled back into the stock need the usual deal "
                         "and refill", "возврат отбоя в колоду требует обычной сдачи и добора")
-    if per_player and (rules.transfer_by_showing != "off" or rules.trump_change != "none"):
+    _validate_ladder(rules)
+    if (per_player or sixes) and (rules.transfer_by_showing != "off"
+                                  or rules.trump_change != "none"):
         raise RuleError("trump_rule", "personal trumps are not shown for a transfer and do not "
                         "change", "личные козыри не показывают для перевода и не меняют")
     if rules.throw_in_by == "opponents_of_defender" and rules.teams == "none":
@@ -521,6 +524,33 @@ def validate(rules: RuleSet, n_players: int | None = None) -> None:
     _validate_dummy(rules)
     if n_players is not None:
         validate_players(rules, n_players)
+
+
+def _validate_ladder(rules: RuleSet) -> None:
+    """Длинный дурак: the sixes taken out are the personal trumps, the match is a ladder, and
+    the throw-ins go strictly round (its cursor lives in `State.shown`, which a game without
+    transfers, trump swaps or a thrown-in count leaves free)."""
+    sixes = rules.trump_rule == "personal_six"
+    ladder = (rules.series_state == "ladder", rules.match_end == "ladder_reaches_A",
+              rules.deck_remove == ("6S", "6C", "6D", "6H"))
+    if sixes != all(ladder) or (sixes and (rules.deck_size != 36 or rules.deck_count != 1
+                                           or rules.series != "series"
+                                           or rules.teams != "none")) \
+            or (any(ladder) and not all(ladder)):
+        raise RuleError("trump_rule", "Длинный дурак's parts go together: the four sixes of one "
+                        "36-card deck taken out as personal trumps, a ladder series that ends "
+                        "with an ace", "части Длинного дурака идут вместе: четыре шестёрки "
+                        "одной колоды в 36 карт — личные козыри, серия-лесенка до туза")
+    if rules.deck_remove and not sixes:
+        raise RuleError("deck_remove", "cards are taken out only as Длинный дурак's sixes",
+                        "карты вынимают только как шестёрки Длинного дурака")
+    if rules.throw_in_order == "strict_clockwise" and (
+            rules.transfer or rules.self_throw_in != "off" or rules.trump_change != "none"
+            or rules.extra or rules.throw_in_cards_per_action != "1"):
+        raise RuleError("throw_in_order", "throw-ins strictly in turn are played without "
+                        "transfers, self-throw-ins, trump swaps and several cards at once",
+                        "подкидывание строго по очереди — без перевода, подкидывания себе, "
+                        "замены козыря и нескольких карт сразу")
 
 
 def _validate_special_cards(rules: RuleSet) -> None:

@@ -20,6 +20,7 @@ from p2p_durak.engine.state import (
     BLACK_PAIR,
     CLAIM,
     DEAL,
+    DEAL_SIXES,
     LEAD,
     LOT,
     NAME_TRUMP,
@@ -92,7 +93,8 @@ def evolve(state: State, *, phase: int | None = None, hands: tuple[int, ...] | N
     return new
 
 
-_GAMES: dict[tuple[RuleSet, int, int, int | None, int, tuple[int, ...], int | None], Game] = {}
+_GAMES: dict[tuple[RuleSet, int, int, int | None, int, tuple[int, ...], int | None,
+                   tuple[int, ...], tuple[int, ...]], Game] = {}
 
 # Король-говно's titles, by index: «Король, Принц, в середине — Палач, Солдат, Вор, Шут,
 # последний — Говно»
@@ -102,11 +104,14 @@ GOVNO: Final = 6
 
 def make_game(rules: RuleSet, n_players: int, dealer: int = 0,
               first_attacker: int | None = None, game_index: int = 0,
-              titles: tuple[int, ...] = (), dummy: int | None = None) -> Game:
+              titles: tuple[int, ...] = (), dummy: int | None = None,
+              personal: tuple[int, ...] = (), ladder: tuple[int, ...] = ()) -> Game:
     """The fixed part of a game; cached, since simulations start thousands of games.
     `n_players` counts every seat, с болваном the dummy's too; `dummy` is its seat (by default
-    the seat after the dealer, SP3; a series keeps the first game's)."""
-    key = (rules, n_players, dealer, first_attacker, game_index, titles, dummy)
+    the seat after the dealer, SP3; a series keeps the first game's). `personal` and `ladder`
+    (Длинный дурак): the seats' sixes and ladders so far."""
+    key = (rules, n_players, dealer, first_attacker, game_index, titles, dummy, personal,
+           ladder)
     game = _GAMES.get(key)
     if game is None:
         validate(rules, n_players)
@@ -123,11 +128,25 @@ def make_game(rules: RuleSet, n_players: int, dealer: int = 0,
         elif not 0 <= dummy < n_players or dummy in (dealer, first_attacker):
             raise ValueError(f"the dummy's seat {dummy} is not a seat of {n_players} other "
                              "than the dealer's and the first attacker's")
-        game = Game(rules, n_players, dealer, first_attacker, game_index, titles, dummy)
+        _check_ladder(rules, n_players, personal, ladder)
+        game = Game(rules, n_players, dealer, first_attacker, game_index, titles, dummy,
+                    personal, ladder)
         if len(_GAMES) > 4096:
             _GAMES.clear()
         _GAMES[key] = game
     return game
+
+
+def _check_ladder(rules: RuleSet, n: int, personal: tuple[int, ...],
+                  ladder: tuple[int, ...]) -> None:
+    if not (personal or ladder):
+        return
+    if rules.trump_rule != "personal_six":
+        raise ValueError("personal sixes and ladders belong to Длинный дурак")
+    if len(personal) != n or len(set(personal)) != n or not all(0 <= s < 4 for s in personal):
+        raise ValueError(f"personal suits {personal} are not one different suit per seat")
+    if ladder and (len(ladder) != n or not all(t == 0 or 7 <= t <= 13 for t in ladder)):
+        raise ValueError(f"ladders {ladder} are not a rank 7..K (or 0) per seat")
 
 
 def new_game(game: Game, deck_order: Iterable[int] | None = None) -> State:
@@ -146,8 +165,20 @@ def new_game(game: Game, deck_order: Iterable[int] | None = None) -> State:
     tally = (0,) * n if game.tables.counter else ()
     # с болваном: «Первоначально при определении козыря, картами болвана распоряжается сдатчик»
     controller = game.dealer if game.dummy >= 0 else -1
-    return State(game, DEAL, (0,) * n, (0,) * n, stock, NO_SUIT, NO_CARD, hidden_trump, UNKNOWN,
-                 (), (), (), -1, -1, False, 0, 0, 0, (), 0, 0, (), (), None, (CHANCE,), tally=tally,
+    phase, discard = DEAL, 0
+    seat_trumps: tuple[int, ...] = ()
+    if game.rules.trump_rule == "personal_six":
+        # Длинный дурак: the ladders laid out so far are out of play, face up (the deck layer
+        # keeps their slots below the stock, never dealt); the sixes are dealt once a match
+        discard = game.laid_out()
+        if discard:
+            stock = tuple(c for c in stock if c < 0 or not (discard >> c) & 1)
+            stock = stock[:game.n_cards - discard.bit_count()]
+        seat_trumps = game.personal or (NO_SUIT,) * n
+        phase = DEAL if game.personal else DEAL_SIXES
+    return State(game, phase, (0,) * n, (0,) * n, stock, NO_SUIT, NO_CARD, hidden_trump,
+                 UNKNOWN, (), (), (), -1, -1, False, 0, 0, 0, (), discard, 0, (), (), None,
+                 (CHANCE,), tally=tally, seat_trumps=seat_trumps,
                  controller=controller)
 
 
@@ -301,6 +332,8 @@ def chance_outcomes(state: State) -> list[Action]:
     phase = state.phase
     if phase == DEAL:
         return [A.Action(A.DEAL, CHANCE)]
+    if phase == DEAL_SIXES:
+        return [A.announce_suit(s) for s in range(4) if s not in state.seat_trumps]
     if phase == LOT:
         return [A.Action(A.LOT, CHANCE, (), s) for s in state.lot_among]
     if phase == RESHUFFLE:
@@ -318,18 +351,57 @@ def chance_outcomes(state: State) -> list[Action]:
     return []
 
 
+def on_six(state: State, action: Action, ev: EventSink) -> State:
+    """Длинный дурак: «Перед первой партией из колоды вынимают шестёрки и раздают по одной:
+    масть шестёрки — личный козырь игрока» — chance deals a six to the next seat from the
+    dealer's left (an announcement of its suit: the sixes are not cards of the game's deck);
+    with fewer than four players the other sixes stay out."""
+    suit = action.target
+    if action.cards or not 0 <= suit < 4 or suit in state.seat_trumps:
+        raise IllegalAction(Reason.BAD_CHANCE, "a six of a suit nobody has yet")
+    game = state.game
+    n = game.n_players
+    dealt = sum(1 for s in state.seat_trumps if s != NO_SUIT)
+    seat = (game.dealer + 1 + dealt) % n
+    if ev is not None:
+        ev.append(E.SixDealt(seat, suit))
+    seat_trumps = state.seat_trumps[:seat] + (suit,) + state.seat_trumps[seat + 1:]
+    return evolve(state, phase=DEAL if dealt + 1 == n else DEAL_SIXES, seat_trumps=seat_trumps)
+
+
+def deal_seats(game: Game) -> tuple[int, ...]:
+    """The seat each dealt card goes to, in deal order: one at a time clockwise from the
+    dealer's left (SP3); Длинный дурак's shorter hands are skipped once full."""
+    n = game.n_players
+    sizes = game.tables.seat_sizes
+    if not sizes:
+        count = game.n_cards if game.rules.deal_mode == "whole_deck" \
+            else n * game.rules.hand_size
+        return tuple((game.dealer + 1 + k) % n for k in range(count))
+    left = list(sizes)
+    seats: list[int] = []
+    seat = game.dealer
+    while any(left):
+        seat = (seat + 1) % n
+        if left[seat]:
+            left[seat] -= 1
+            seats.append(seat)
+    return tuple(seats)
+
+
 def on_deal(state: State, ev: EventSink) -> State:
     game = state.game
     n = game.n_players
     rules = game.rules
-    count = game.n_cards if rules.deal_mode == "whole_deck" else n * rules.hand_size
+    to = deal_seats(game)
+    count = len(to)
     dealt, stock = state.stock[:count], state.stock[count:]
     hands, hidden = [0] * n, [0] * n
     # магаданский: of each hand the first cards dealt are locked face down before the player
     lock = rules.locked_cards
     piles: list[tuple[int, ...]] = [() for _ in range(n)]
     for k, card in enumerate(dealt):
-        seat = (game.dealer + 1 + k) % n
+        seat = to[k]
         if k // n < lock:
             piles[seat] += (card,)
         elif card >= 0:
@@ -345,6 +417,9 @@ def on_deal(state: State, ev: EventSink) -> State:
                 unlock(hands, hidden, piles, seat, lock, ev)
         state = evolve(state, locked=tuple(piles))
     trump_rule = rules.trump_rule
+    if trump_rule == "personal_six":  # the sixes are the trumps: no card is turned
+        return choose_first_attacker(evolve(state, hands=tuple(hands), hidden=tuple(hidden),
+                                            stock=stock), ev)
     if trump_rule == "named_by_king":
         if game.titles:  # the King looks at his hand and names the trump; no card is turned
             return evolve(state, phase=NAME_TRUMP, hands=tuple(hands), hidden=tuple(hidden),
@@ -495,6 +570,11 @@ def choose_first_attacker(state: State, ev: EventSink) -> State:
     game = state.game
     if game.first_attacker is not None:
         return first_attacker_chosen(state, game.first_attacker, False, ev)
+    if game.rules.trump_rule == "personal_six":
+        # «Первым ходит тот, у кого шестёрка пик»; with fewer players nobody may hold it:
+        # the first six in the order ♠, ♣, ♦, ♥ (the catalogue's reading)
+        seat = min(range(game.n_players), key=lambda s: state.seat_trumps[s])
+        return first_attacker_chosen(state, seat, False, ev)
     if game.rules.first_attacker_first_game == "left_of_dealer":
         # «Первый ход принадлежит игроку слева от сдатчика» (с пар): no claims
         return first_attacker_chosen(state, (game.dealer + 1) % game.n_players, False, ev)
@@ -630,6 +710,8 @@ def next_game(state: State) -> Game:
         raise ValueError("the game is not over")
     n = game.n_players
     rules = game.rules
+    if rules.series_state == "ladder":
+        return next_ladder_game(state)
     if rules.series_state == "titles":
         titles = next_titles(state)
         govno = titles.index(GOVNO)  # «сдаёт и первым ходит Говно»
@@ -654,6 +736,52 @@ def next_game(state: State) -> Game:
     dealer = game.dealer if rules.dealer_next_game == "outsider" else durak
     return make_game(rules, n, dealer, first, game.game_index + 1,
                      dummy=game.dummy if game.dummy >= 0 else None)
+
+
+def ladder_after(state: State) -> tuple[int, ...]:
+    """Длинный дурак, each seat's ladder after this game: «Дурак выкладывает перед собой
+    следующую карту своей масти: семёрку, потом восьмёрку…» — the durak's ladder grows by one
+    rank (7 first); a draw lays out nothing."""
+    game = state.game
+    result = state.result
+    if result is None:
+        raise ValueError("the game is not over")
+    ladder = game.ladder or (0,) * game.n_players
+    if result.draw or not result.durak:
+        return ladder
+    durak = result.durak[0]
+    top = ladder[durak]
+    return ladder[:durak] + (7 if top == 0 else top + 1,) + ladder[durak + 1:]
+
+
+def long_durak(state: State) -> int | None:
+    """Длинный дурак: «Выложил туза — длинный дурак, игра окончена»: the seat whose ladder
+    reached the ace in this game (the match is over), else None."""
+    if state.game.rules.match_end != "ladder_reaches_A" or state.result is None:
+        return None
+    ladder = ladder_after(state)
+    return next((s for s, top in enumerate(ladder) if top == 14), None)
+
+
+def next_ladder_game(state: State) -> Game:
+    """Длинный дурак, the next game: the same sixes, the new ladders (each durak's hand
+    shrinks from the ten on); the durak deals and «дальше — из-под дурака» his left neighbour
+    leads. Once a ladder reaches the ace the match is over and the next game starts a new
+    match (the sixes dealt afresh), dealt by the long durak."""
+    game = state.game
+    result = state.result
+    assert result is not None
+    n = game.n_players
+    ladder = ladder_after(state)
+    if long_durak(state) is not None:
+        return make_game(game.rules, n, result.durak[0], None, game.game_index + 1)
+    personal = game.personal or state.seat_trumps
+    if result.draw or not result.durak:
+        return make_game(game.rules, n, game.dealer, None, game.game_index + 1,
+                         personal=personal, ladder=game.ladder)
+    durak = result.durak[0]
+    return make_game(game.rules, n, durak, (durak + 1) % n, game.game_index + 1,
+                     personal=personal, ladder=ladder)
 
 
 def _title_ladder(n: int) -> tuple[int, ...]:

@@ -48,6 +48,7 @@ class Phase(IntEnum):
     RESHUFFLE = 8  # отбойный: a defended bout waits on the table to be shuffled into the stock
     NAME_TRUMP = 9  # Король-говно: the King names the trump after the deal
     REVEAL_STOCK = 10  # армянский: a blind lead from the stock waits for its card's reveal
+    DEAL_SIXES = 11  # Длинный дурак: before the match's first deal each seat gets a six
 
 
 DEAL: Final = 0
@@ -61,6 +62,7 @@ OVER: Final = 7
 RESHUFFLE: Final = 8
 NAME_TRUMP: Final = 9
 REVEAL_STOCK: Final = 10
+DEAL_SIXES: Final = 11
 
 
 class Result(NamedTuple):
@@ -86,6 +88,10 @@ class Game:
     titles: tuple[int, ...] = ()
     # с болваном: the dummy's seat (a hand without a player), -1 in other games
     dummy: int = -1
+    # Длинный дурак: each seat's personal trump suit for the match (its six), empty before the
+    # sixes are dealt; and each seat's ladder, the highest rank laid out so far (0: none)
+    personal: tuple[int, ...] = ()
+    ladder: tuple[int, ...] = ()
     deck: DeckSpec = field(init=False)
     n_cards: int = field(init=False)
     suit: tuple[int, ...] = field(init=False)
@@ -133,7 +139,8 @@ class Game:
         set_(self, "tables", GameTables(self.rules, self.n_players, self.suit, self.rank,
                                         rank_mask, self.suit_mask,
                                         tuple(beaters[t] for t in range(-1, 6)),
-                                        self.team, self.dummy))
+                                        self.team, self.dummy,
+                                        ladder_hand_sizes(self.rules.hand_size, self.ladder)))
 
     @property
     def all_cards(self) -> int:
@@ -248,6 +255,27 @@ class Game:
 
     def opponents(self, a: int, b: int) -> bool:
         return self.team[a] != self.team[b]
+
+    def laid_out(self) -> int:
+        """Длинный дурак: the card mask of every seat's ladder laid out before him (7 up to his
+        ladder's rank, of his own suit): out of play for the rest of the match."""
+        mask = 0
+        for seat, top in enumerate(self.ladder):
+            for rank in range(7, top + 1):
+                mask |= self.rank_mask.get(rank, 0) & self.suit_mask[self.personal[seat]]
+        return mask
+
+
+LADDER_SIZES: Final = {10: 5, 11: 4, 12: 3, 13: 2}
+"""Длинный дурак: «С десятки ему сдают по 5 карт, с валета — по 4, с дамы — по 3, с короля —
+по 2»: a seat's hand size by the top of his ladder."""
+
+
+def ladder_hand_sizes(hand_size: int, ladder: tuple[int, ...]) -> tuple[int, ...]:
+    """Each seat's hand size under its ladder; empty when nobody has a ladder yet."""
+    if not any(ladder):
+        return ()
+    return tuple(LADDER_SIZES.get(top, hand_size) for top in ladder)
 
 
 class State(NamedTuple):

@@ -127,6 +127,7 @@ class GameTables:
         "rotate",
         "same_rank",
         "scored_loser",
+        "seat_sizes",
         "self_throw",
         "show",
         "show_backward",
@@ -135,6 +136,7 @@ class GameTables:
         "stepwise",
         "stock_lead",
         "stock_lead_first_only",
+        "strict",
         "swap_trump",
         "take",
         "team",
@@ -158,7 +160,7 @@ class GameTables:
     def __init__(self, rules: RuleSet, n_players: int, suit: tuple[int, ...],
                  rank: tuple[int, ...], rank_mask: dict[int, int], suit_mask: tuple[int, ...],
                  beaters: tuple[tuple[int, ...], ...], team: tuple[int, ...],
-                 dummy: int = -1) -> None:
+                 dummy: int = -1, seat_sizes: tuple[int, ...] = ()) -> None:
         n_cards = len(suit)
         seats = range(n_players)
         cards = range(n_cards)
@@ -251,8 +253,12 @@ class GameTables:
         self.dummy: int = dummy
         self.dummy_bit: int = 1 << dummy if dummy >= 0 else 0
         self.dummy_by_bout: bool = rules.dummy_hand == (("controller", "bout_attacker"),)
-        self.stepwise: bool = self.show_backward or self.thrown_only or self.stock_lead \
-            or self.blind or dummy >= 0
+        # Длинный дурак: «Подкидывают строго по очереди по часовой стрелке»: one thrower at a
+        # time, the turn going round from the lead attacker; its seat + 1 is kept in
+        # `State.shown` from bit `base_shift` up (0 before anyone's turn)
+        self.strict: bool = rules.throw_in_order == "strict_clockwise"
+        self.stepwise: bool = (self.show_backward or self.thrown_only or self.stock_lead
+                               or self.blind or dummy >= 0 or self.strict)
         # козырной: a beat records its card in `shown` (the bout's last card), and a defended
         # bout swaps it with the trump card under the stock
         self.swap_trump: bool = rules.trump_change == "swap_on_defence"
@@ -262,6 +268,8 @@ class GameTables:
         self.rebound: bool = rules.discard_rule == "every_second_to_stock"
         self.attack_next_opponent: bool = rules.attack_target == "next_active_opponent"
         self.hand_size: int = rules.hand_size
+        # Длинный дурак: each seat's own hand size under its ladder (empty: all `hand_size`)
+        self.seat_sizes: tuple[int, ...] = seat_sizes
         # большой: a hand this large after a take loses at once (0: no such rule)
         self.loss_size: int = rules.immediate_loss_hand_size or 0
         self.refill: int = _REFILL[rules.refill_rule]

@@ -43,7 +43,8 @@ def public_view(state: State) -> PublicView:
         (tuple(len(pile) for pile in state.locked),) if state.locked else ()) + (
         (state.otboi,) if state.game.tables.rebound else ()) + (
         (state.tally,) if state.tally else ()) + ((game.titles,) if game.titles else ()) + (
-        (game.dummy, state.controller) if game.dummy >= 0 else ())
+        (game.dummy, state.controller) if game.dummy >= 0 else ()) + (
+        (game.personal, game.ladder) if game.personal else ())
 
 
 def state_hash(state: State) -> bytes:

@@ -29,6 +29,8 @@ LINES: dict[str, tuple[str, str]] = {
     "TrumpNamed": ("{who} names the trump: {suit}", "{who} назначает козырь: {suit}"),
     "HiddenTrumpRevealed": ("Hidden trump: {card}", "Потайной козырь: {card}"),
     "PersonalTrump": ("{who}'s own trump: {card}", "Личный козырь {who}: {card}"),
+    "SixDealt": ("{who} gets a six: {suit} is his own trump",
+                 "{who} получает шестёрку: {suit} — его личный козырь"),
     "TrumpSwapped": ("New trump: {card} (replaces {old})", "Новый козырь: {card} (вместо {old})"),
     "Claimed": ("{who} shows {card}", "{who} показывает {card}"),
     "ClaimedNone": ("{who}: no trump", "{who}: нет козыря"),
@@ -143,6 +145,8 @@ class EventLines:
             return "PersonalTrump", {"who": who(event.seat), "card": card(event.card)}
         if isinstance(event, E.TrumpSwapped):
             return "TrumpSwapped", {"card": card(event.card), "old": card(event.old_card)}
+        if isinstance(event, E.SixDealt):
+            return "SixDealt", {"who": who(event.seat), "suit": self.suit(event.suit)}
         if isinstance(event, E.Claimed):
             if event.card < 0:
                 return "ClaimedNone", {"who": who(event.seat)}

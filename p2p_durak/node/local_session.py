@@ -53,7 +53,7 @@ from p2p_durak.engine import (
 from p2p_durak.engine import events as E
 from p2p_durak.engine.actions import PASS
 from p2p_durak.engine.presets import DEFAULT_PRESET
-from p2p_durak.engine.state import DEAL, REVEAL_TRUMP
+from p2p_durak.engine.state import DEAL, DEAL_SIXES, REVEAL_TRUMP
 from p2p_durak.node import offload
 from p2p_durak.node.api import LogLine, SeatInfo, TableSnapshot
 
@@ -203,8 +203,12 @@ class LocalSession:
         else:  # lost on time: no engine result, the loser deals as a durak would
             old = state.game
             loser = self.me if self._timeout_loser is None else self._timeout_loser
+            # Длинный дурак: the same sixes and ladders (nothing is laid out)
+            personal = old.personal or (state.seat_trumps if state.phase != DEAL_SIXES
+                                        and old.rules.trump_rule == "personal_six" else ())
             game = make_game(old.rules, old.n_players, loser, None, old.game_index + 1,
-                             old.titles)
+                             old.titles, personal=personal,
+                             ladder=old.ladder if personal else ())
         self._start(game)
         self._signal()
 

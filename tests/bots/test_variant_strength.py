@@ -10,7 +10,7 @@ VARIANTS = ["kozyrny", "dvukhkozyrny", "nevidimy", "magadansky", "otboyny"]
 VARIANTS += ["s_jokerom", "s_dvumya_jokerami", "pustyshka", "bolshoy", "zanudny", "treshka",
              "s_par", "s_par_pyaterka"]
 VARIANTS += ["shchelkovsky"]
-VARIANTS += ["armyansky_1", "albansky"]
+VARIANTS += ["armyansky_1", "albansky", "app_dlinny"]
 VARIANTS += ["oborotny"]
 GAMES = 40
 

@@ -59,6 +59,8 @@ class Recorded:
     result: str = ""
     titles: tuple[int, ...] = ()  # Король-говно: a later game's titles
     dummy: int = -1  # с болваном: the dummy's seat (a series keeps the first game's)
+    personal: tuple[int, ...] = ()  # Длинный дурак: a later game's sixes and ladders
+    ladder: tuple[int, ...] = ()
 
 
 def _result_text(state: State) -> str:
@@ -74,7 +76,8 @@ def _game_of(record: Recorded) -> Game:
     rules = get_preset(record.preset).rules
     return make_game(rules, record.players, record.dealer, record.first_attacker,
                      record.game_index, record.titles,
-                     record.dummy if record.dummy >= 0 else None)
+                     record.dummy if record.dummy >= 0 else None, record.personal,
+                     record.ladder)
 
 
 # ---- recording --------------------------------------------------------------------------
@@ -84,7 +87,8 @@ def _record(game: Game, preset: str, seed: int) -> tuple[Recorded, State]:
     deck = list(range(game.n_cards))
     rng.shuffle(deck)
     record = Recorded(preset, game.n_players, game.dealer, game.first_attacker,
-                      game.game_index, seed, deck, titles=game.titles, dummy=game.dummy)
+                      game.game_index, seed, deck, titles=game.titles, dummy=game.dummy,
+                      personal=game.personal, ladder=game.ladder)
     state = new_game(game, deck)
     record.start = state_hash(state).hex()
     bot = RandomBot(rng)
@@ -129,7 +133,10 @@ def _write(preset_id: str, records: list[Recorded]) -> None:
                       f"first_attacker={first} game_index={record.game_index} "
                       f"seed={record.seed}"
                       + (f" titles={','.join(map(str, record.titles))}" if record.titles
-                         else "") + (f" dummy={record.dummy}" if record.dummy >= 0 else ""),
+                         else "") + (f" dummy={record.dummy}" if record.dummy >= 0 else "")
+                      + (f" personal={','.join(map(str, record.personal))}"
+                         f" ladder={','.join(map(str, record.ladder))}" if record.personal
+                         else ""),
                   "deck " + " ".join(card_text(game, c) for c in record.deck),
                   f"start {record.start}"]
         lines += [f"{text} {digest}" for text, digest in record.steps]
@@ -171,11 +178,13 @@ def _parse(path: Path) -> tuple[str, list[Recorded]]:
         elif word == "game":
             fields = dict(item.split("=") for item in rest.split())
             first = None if fields["first_attacker"] == "-" else int(fields["first_attacker"])
-            titles = tuple(int(t) for t in fields["titles"].split(",")) if "titles" in fields \
-                else ()
+            titles, personal, ladder = (
+                tuple(int(t) for t in fields[name].split(",") if t) if name in fields else ()
+                for name in ("titles", "personal", "ladder"))
             records.append(Recorded(path.stem, int(fields["players"]), int(fields["dealer"]),
                                     first, int(fields["game_index"]), int(fields["seed"]), [],
-                                    titles=titles, dummy=int(fields.get("dummy", -1))))
+                                    titles=titles, dummy=int(fields.get("dummy", -1)),
+                                    personal=personal, ladder=ladder))
         elif word == "deck":
             records[-1].deck = rest.split()  # type: ignore[assignment]  # parsed below
         elif word == "start":

@@ -273,7 +273,8 @@ def _play_random_game(game: Game, order: list[int], rng: random.Random) -> Locks
             action = chance_outcome(run.full)
             if action is None:
                 options = legal_actions(run.full, CHANCE)
-                assert run.full.phase in (Phase.LOT, Phase.RESHUFFLE)  # a lot, отбойный
+                # a lot, отбойный, Длинный дурак's sixes
+                assert run.full.phase in (Phase.LOT, Phase.RESHUFFLE, Phase.DEAL_SIXES)
                 assert len(options) > 1
                 action = rng.choice(options)
         else:

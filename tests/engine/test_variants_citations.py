@@ -12,6 +12,7 @@ import test_variants_base_rules
 import test_variants_beskozyrny
 import test_variants_bolshoy
 import test_variants_chukotsky
+import test_variants_dlinny
 import test_variants_dorozhny
 import test_variants_dvukhkozyrny
 import test_variants_korol_govno
@@ -48,7 +49,7 @@ MODULES += (test_variants_s_jokerom, test_variants_s_dvumya_jokerami, test_varia
             test_variants_s_par, test_variants_shchelkovsky_parts)
 MODULES += (test_variants_scored, test_variants_korol_govno, test_variants_krugovoy)
 MODULES += (test_variants_shchelkovsky,)
-MODULES += (test_variants_armyansky, test_variants_albansky)
+MODULES += (test_variants_armyansky, test_variants_albansky, test_variants_dlinny)
 MODULES += (test_variants_oborotny,)
 MODULES += (test_variants_s_bolvanom,)
 CITED = [quote for module in MODULES for quote in citations._cited(module)]
