@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import pytest
 import trio
-from screen_strategy import choose_key, is_over
 from ui_support import options, running_ui
 
 from p2p_durak.cli.guest import run_guest
@@ -19,13 +18,7 @@ async def test_a_long_durak_series_by_keys_lays_out_the_ladder() -> None:
         async with running_ui(base=options(preset_id="app_dlinny", players=2, seed=8),
                               autostart=True) as ui:
             for game in (1, 2):
-                for _ in range(800):
-                    await ui.until(lambda: ui.settled() and (
-                        choose_key(ui.screen()) is not None or is_over(ui.screen())))
-                    screen = ui.screen()
-                    if is_over(screen):
-                        break
-                    await ui.press_and_see(choose_key(screen) or "p")
+                await ui.play_to_the_end()
                 snap = ui.controller.table.snapshot
                 assert snap is not None
                 assert snap.state is not None

@@ -170,13 +170,7 @@ async def test_a_korol_govno_series_by_keys_gives_titles() -> None:
         async with running_ui(base=options(preset_id="app_korol_govno", players=3, seed=6),
                               autostart=True) as ui:
             for game in (1, 2):
-                for _ in range(800):
-                    await ui.until(lambda: ui.settled() and (
-                        choose_key(ui.screen()) is not None or is_over(ui.screen())))
-                    screen = ui.screen()
-                    if is_over(screen):
-                        break
-                    await ui.press(choose_key(screen) or "p")
+                await ui.play_to_the_end()
                 screen = ui.screen(80, 34)
                 assert "Titles for the next game:" in screen, screen
                 snap = ui.controller.table.snapshot

@@ -10,6 +10,7 @@ import trio
 from prompt_toolkit.application import Application
 from prompt_toolkit.input import PipeInput, create_pipe_input
 from prompt_toolkit.output import DummyOutput
+from screen_strategy import choose_key, is_over
 
 from p2p_durak.cli.app import build_app, run_ui
 from p2p_durak.cli.backend import LobbyBackend, LocalLobbyBackend, TableOptions
@@ -68,6 +69,17 @@ class Ui:
         after = table.snapshot
         assert after is not None
         return after
+
+    async def play_to_the_end(self, moves: int = 800) -> None:
+        """Play this seat's moves by the screen's keys until the game is over."""
+        for _ in range(moves):
+            await self.until(lambda: self.settled() and (
+                choose_key(self.screen()) is not None or is_over(self.screen())))
+            screen = self.screen()
+            if is_over(screen):
+                return
+            await self.press_and_see(choose_key(screen) or "p")
+        raise AssertionError(f"the game is not over after {moves} moves")
 
     async def rendered(self) -> None:
         """Wait until the app has drawn the current state (its mouse map is current)."""
