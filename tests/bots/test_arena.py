@@ -11,6 +11,10 @@ import pytest
 from p2p_durak.bots.arena import arena_specs, run_arena
 from p2p_durak.bots.ratings import bootstrap_elo, bradley_terry, elo_diff, wilson
 from p2p_durak.cli.commands_arena import add_arena_parser, run_arena_command
+from p2p_durak.engine.presets import PRESETS
+
+# a preset the engine does not play yet (the first one left; they become playable one by one)
+PENDING = next(p.id for p in PRESETS.values() if not p.works)
 
 
 def test_wilson_interval_known_values() -> None:
@@ -85,6 +89,6 @@ def test_arena_command_refuses_bad_input(capsys: pytest.CaptureFixture[str]) -> 
     add_arena_parser(parser.add_subparsers())
     with pytest.raises(SystemExit):
         parser.parse_args(["arena", "--bots", "easy,wizard"])
-    args = parser.parse_args(["arena", "--bots", "easy,medium", "--preset", "albansky"])
+    args = parser.parse_args(["arena", "--bots", "easy,medium", "--preset", PENDING])
     assert run_arena_command(args) == 2
     assert "not playable" in capsys.readouterr().err
