@@ -894,7 +894,7 @@ def _settle(state: State, phase: int, hands: tuple[int, ...], hidden: tuple[int,
                             thrown_count(t, table, shown),
                             covers.count(UNKNOWN), state.attacker, defender, taking, passed,
                             state.out, state.bout, shown & state.game.tables.proezd_self,
-                            turn_of(t, shown))
+                            (shown >> t.base_shift) - 1 if t.strict else -1)
     if actors:
         s: State = tuple.__new__(State, (
             state.game, phase, hands, hidden, state.stock, state.trump, state.trump_card,
