@@ -479,12 +479,9 @@ class TableMachine:
     ladder: tuple[int, ...] = ()
 
     def __post_init__(self) -> None:
-        if self.rules.dummy_hand:
-            # с болваном: the dummy's seat has no party, its slots must be shown to its
-            # controller alone and its moves taken from his party — not built (docs/rules.md)
-            raise eng.RuleError("dummy_hand", "a dummy hand is not played over the deck yet",
-                                "болван пока не играется по сети")
-        game = eng.make_game(self.rules, self.n_parties)  # validates rules and player count
+        # с болваном: the dummy is one more engine seat, which no party holds
+        self.n_seats = self.n_parties + (1 if self.rules.dummy_hand else 0)
+        game = eng.make_game(self.rules, self.n_seats)  # validates rules and player count
         self.n_cards = game.n_cards
         # party -1: an observer (an auditor replaying a transcript) that sits in no seat
         self.deck = LogDeckParty(self.game_id, max(self.party, 0), self.n_parties, self.n_cards,
@@ -636,7 +633,7 @@ class TableMachine:
             return due[0]
         if self.state is None:
             return 0
-        return self.party_of_seat[eng.sequencer(self.state)]
+        return self._party(eng.sequencer(self.state))
 
     def waiting_for(self) -> tuple[int, ...]:
         """Parties that must act before the game can go on (for "waiting for X")."""
@@ -645,7 +642,20 @@ class TableMachine:
             return due
         if self._suit_due:
             return (self._announcer(),)
-        return tuple(sorted(self.party_of_seat[s] for s in eng.to_act(self.state) if s >= 0))
+        return tuple(sorted({self._party(s) for s in eng.to_act(self.state) if s >= 0}))
+
+    def _party(self, seat: int) -> int:
+        """The party that holds `seat`, or (с болваном) for the dummy its controller's."""
+        party = self.party_of_seat[seat]
+        if party < 0:
+            assert self.state is not None
+            party = self.party_of_seat[self.state.controller]
+        return party
+
+    def _controls_dummy(self, party: int) -> bool:
+        state = self.state
+        return (state is not None and state.game.dummy >= 0 and party >= 0
+                and self._party(state.game.dummy) == party)
 
     def state_hash(self) -> bytes:
         engine_hash = eng.state_hash(self.state) if self.state is not None else b""
@@ -663,7 +673,7 @@ class TableMachine:
 
     def _announcer(self) -> int:
         assert self.state is not None
-        return self.party_of_seat[self.state.game.dealer]
+        return self._party(self.state.game.dealer)
 
     def _seen_bottom_suit(self) -> int:
         assert self.state is not None
@@ -674,14 +684,17 @@ class TableMachine:
         if self.state is None or self.deck.pending_op() is not None \
                 or self.leave_due() is not None:
             return ()
-        return eng.legal_actions(self.state, self.my_seat)
+        legal = eng.legal_actions(self.state, self.my_seat)
+        if self._controls_dummy(self.party):  # с болваном: the dummy's throw-ins and passes
+            legal += eng.legal_actions(self.state, self.state.game.dummy)
+        return legal
 
     def play(self, action: eng.Action) -> bytes:
         """The intent payload for this party's own move: each card with its slot, and the tokens
         that open it when nobody has seen it yet."""
         if self.state is None:
             raise TableReject(self.party, "the game has not started")
-        if action.seat != self.my_seat and not self._claims_for(self.my_seat, action):
+        if not self.acts_for(self.party, action):
             raise TableReject(self.party, "that is not this party's seat")
         if A.pick_position(action) >= 0:
             # оборотный: the play names a position; the deck opens its card once committed
@@ -712,7 +725,7 @@ class TableMachine:
     def _viewers(self, seat: int) -> tuple[int, ...]:
         """The parties shown the cards of `seat`'s hand: its own party, or (оборотный) every
         other party still at the table and never its own."""
-        party = self.party_of_seat[seat]
+        party = self._party(seat)
         if self.state is not None and self.state.game.tables.blind:
             return tuple(p for p in self.deck.active if p != party)
         return (party,)
@@ -979,6 +992,8 @@ class TableMachine:
         """Whether `party` may submit `action`: its own seat's, or (оборотный) a claim it makes
         for the claimant on its right."""
         seat = self.seat_of_party[party]
+        if self.state is not None and action.seat == self.state.game.dummy:
+            return self._controls_dummy(party)  # с болваном: the controller plays the dummy
         return action.seat == seat or self._claims_for(seat, action)
 
     def _check_opening(self, party: int, slot: int, card: int, tokens: Tokens) -> None:
@@ -1082,7 +1097,7 @@ class TableMachine:
                 self.audit = self._check_claims(ev.cards)
                 assert self.state is not None
                 assert self.state.result is not None
-                self.score = self.score.add(self.state.result, self.n_parties)
+                self.score = self.score.add(self.state.result, self.n_seats)
                 out.append(self.audit)
                 if self.left:  # the series needs everyone who began it
                     self.series_over = True
@@ -1096,6 +1111,18 @@ class TableMachine:
         order = coins.random_permutation(seed, n, "seating")  # seat i is party order[i]
         self.party_of_seat = tuple(order)
         self.seat_of_party = tuple(order.index(p) for p in range(n))
+        if self.n_seats > n:
+            # с болваном: the dealer is drawn among all seats; the dummy sits on his left and
+            # the parties fill the other seats in the seating order
+            dealer = coins.random_below(seed, self.n_seats, "dealer")
+            dummy = (dealer + 1) % self.n_seats
+            players = [s for s in range(self.n_seats) if s != dummy]
+            by_seat = [-1] * self.n_seats
+            for i, seat in enumerate(players):
+                by_seat[seat] = order[i]
+            self.party_of_seat = tuple(by_seat)
+            self.seat_of_party = tuple(players[order.index(p)] for p in range(n))
+            return self._deal(eng.make_game(self.rules, self.n_seats, dealer))
         dealer = coins.random_below(seed, n, "dealer")
         if self.titles:
             dealer = self.titles.index(GOVNO)
@@ -1110,7 +1137,7 @@ class TableMachine:
     def _deal(self, game: eng.Game) -> list[TableEvent]:
         """The seats are known: the engine's game begins with everyone's shuffle."""
         self.state = eng.new_game(game, None)
-        self.hand_slots = {s: [] for s in range(self.n_parties)}
+        self.hand_slots = {s: [] for s in range(game.n_players)}
         out: list[TableEvent] = [Seated(self.seat_of_party, game.dealer, game)]
         if self.state.phase == Phase.DEAL_SIXES:
             # Длинный дурак: the sixes are dealt before the first shuffle, by a joint coin
@@ -1165,6 +1192,7 @@ class TableMachine:
             known = eng.cards_of(self.state.hands[self.my_seat])
             if known:
                 out.append(CardsLearned(known))
+        grants += self._dummy_handed_on(before)
         if grants:
             self._step_counter += 1
             step = "deal" if action.kind == A.DEAL else f"draw:{self._step_counter}"
@@ -1176,10 +1204,22 @@ class TableMachine:
             out += self._begin(ShowOp(step, merged))
         return out + self._next_chance()
 
+    def _dummy_handed_on(self, before: eng.State) -> list[tuple[int, tuple[int, ...]]]:
+        """с болваном: a new controller is shown the dummy's cards he has not seen (the deck's
+        key shares, proven, as for a draw); the one before keeps what he saw."""
+        state = self.state
+        assert state is not None
+        dummy = state.game.dummy
+        if dummy < 0 or state.controller == before.controller or state.phase == Phase.OVER:
+            return []
+        party = self._party(dummy)
+        return [(s, (party,)) for s in self.hand_slots[dummy]
+                if self.deck.slots[s].card is None and party not in self.deck.slots[s].viewers]
+
     def _track(self, before: eng.State, action: eng.Action, ev: E.Event) -> list[
             tuple[int, tuple[int, ...]]]:
         """Mirror the engine's card movements on deck slots; return private grants to make."""
-        n = self.n_parties
+        n = before.game.n_players
         if isinstance(ev, E.Dealt):
             to = deal_seats(before.game)
             count = len(to)
@@ -1202,7 +1242,7 @@ class TableMachine:
             self.locked_slots[ev.seat] = self.locked_slots[ev.seat][ev.n:]
             # in front: the last slot of the dealer's hand stays his last dealt card (SP2)
             self.hand_slots[ev.seat] = slots + self.hand_slots[ev.seat]
-            return [(s, (self.party_of_seat[ev.seat],)) for s in slots]
+            return [(s, (self._party(ev.seat),)) for s in slots]
         if isinstance(ev, E.TrumpReinserted):
             # a joker turned as trump goes back into the stock, face up, at a public position
             slot = self.stock_slots.pop(0)
@@ -1232,7 +1272,7 @@ class TableMachine:
         if isinstance(ev, E.Drew):
             slots, self.stock_slots = self.stock_slots[:ev.n], self.stock_slots[ev.n:]
             self.hand_slots[ev.seat] += slots
-            party = self.party_of_seat[ev.seat]
+            party = self._party(ev.seat)
             viewer = self._viewers(ev.seat)
             # невидимый: the dealer's seat drawing the bottom card has seen it already
             seen = [s for s in slots if party in self.deck.slots[s].viewers]
@@ -1267,7 +1307,7 @@ class TableMachine:
             shown: list[tuple[int, tuple[int, ...]]] = []
             for i, seat in enumerate(seats):
                 self.hand_slots[seat] = moved[i - 1]
-                party = self.party_of_seat[seat]
+                party = self._party(seat)
                 shown += [(s, (party,)) for s in moved[i - 1]
                            if self.deck.slots[s].card is None
                            and party not in self.deck.slots[s].viewers]
@@ -1284,7 +1324,7 @@ class TableMachine:
             hand = tuple(self.hand_slots[ev.seat])
             before_shown: tuple[int, ...] = ()
             jokers = False
-            if len(before.claims) >= before.game.n_players:
+            if len(before.claims) >= len(before.game.claim_seats):
                 round_ = claim_round(before)
                 before_shown = round_.shown.get(ev.seat, ())
                 jokers = round_.round == JOKER_ROUND
@@ -1335,7 +1375,7 @@ class TableMachine:
         if phase == Phase.REVEAL_TRUMP:
             slot = self.stock_slots[0] if self.stock_slots else \
                 self.hand_slots[last_dealt_seat(state.game)][-1]
-            by = None if self.stock_slots else self.party_of_seat[last_dealt_seat(state.game)]
+            by = None if self.stock_slots else self._party(last_dealt_seat(state.game))
             self._pending_chance = "reveal"
             # двухкозырной turns one card per seat, and a joker turned as trump makes a second
             # reveal: each reveal is its own deck step

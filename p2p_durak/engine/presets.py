@@ -432,8 +432,8 @@ _P += [
            "только у болвана, дурак — тот, кто избавился от карт последним. Места: игроки и "
            "болван (2–4 игрока при 36 картах).",
            _comp(dummy_hand=DUMMY_GAME_FIRST_ATTACKER, max_players=4), (3, 4, 5),
-           unfinished="the dummy over the deck (shown to its controller only, its moves "
-                      "sent by his party) and its hand row on the screen"),
+           unfinished="a node asking its player or bot for the dummy's moves, and the "
+                      "dummy's hand row on the screen"),
     Preset("s_jokerom", "Дурак с Джокером", "Durak with a joker",
            f"{COMPENDIUM}: «Дурак с Джокером»",
            "One joker added to the deck: it beats any card, trumps included. It has no suit and "

@@ -1,0 +1,105 @@
+"""с болваном (s_bolvanom) over the mental-poker deck: the dummy is an engine seat no party
+holds; its slots are shown (`ShowOp`, the deck's proven key shares) to its controller alone —
+the dealer, then the first attacker, then whoever takes it over — and its throw-ins and passes
+are the controller's party's intents. Every party's machine agrees and the audit is clean."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from p2p_durak import engine as eng
+from p2p_durak.engine import actions as A
+from p2p_durak.protocol.table import AuditFinished, TableMachine, TableReject
+
+from .test_table_machine import _deliver, _table
+
+
+def _check_dummy_views(machines: list[TableMachine], controllers: set[int]) -> None:
+    """Nobody but a controller (now or before) knows a dummy card; the one now knows all."""
+    state = machines[0].state
+    if state is None or state.phase < eng.Phase.REVEAL_TRUMP:
+        return
+    dummy = state.game.dummy
+    controller = machines[0]._party(dummy)
+    controllers.add(controller)
+    busy = machines[0].deck.pending_op() is not None
+    for party, m in enumerate(machines):
+        view = m.state
+        assert view is not None
+        if party not in controllers:
+            assert view.hands[dummy] == 0, f"party {party} sees the dummy's cards"
+        elif party == controller and not busy:
+            assert view.hidden[dummy] == 0, f"the controller {party} misses a dummy card"
+
+
+def _play(n: int, seed: int) -> tuple[list[TableMachine], set[int], int]:
+    machines = _table(n, "s_bolvanom", seed=seed)
+    rng = random.Random(seed)
+    controllers: set[int] = set()
+    dummy_moves = 0
+    for _ in range(20000):
+        if machines[0].audit is not None:
+            break
+        due = [(p, msg) for p, m in enumerate(machines) if (msg := m.owed()) is not None]
+        if due:
+            _deliver(machines, *rng.choice(due))
+        else:
+            party = rng.choice(machines[0].waiting_for())
+            legal = machines[party].legal()
+            assert legal, f"party {party} is waited for but has no legal move"
+            action = rng.choice(legal)
+            state = machines[0].state
+            assert state is not None
+            if action.seat == state.game.dummy:
+                dummy_moves += 1
+                assert machines[0]._party(state.game.dummy) == party
+            _deliver(machines, party, machines[party].play(action))
+        _check_dummy_views(machines, controllers)
+    return machines, controllers, dummy_moves
+
+
+@pytest.mark.parametrize(("n", "seed", "seen"), [(2, 61, 1), (3, 62, 3)])
+def test_a_dummy_game_over_the_deck_agrees_and_audits_clean(n: int, seed: int,
+                                                             seen: int) -> None:
+    machines, controllers, dummy_moves = _play(n, seed)
+    states = [m.state for m in machines]
+    assert all(s is not None and s.result is not None for s in states)
+    assert len({eng.state_hash(s) for s in states if s is not None}) == 1
+    for m in machines:
+        assert m.audit == AuditFinished(())
+    final = states[0]
+    assert final is not None
+    assert final.result is not None
+    assert final.game.n_players == n + 1
+    assert final.game.dummy not in final.result.durak
+    assert dummy_moves > 0
+    # the dealer, the first attacker (at seed 61 the same party), then whoever takes over
+    assert len(controllers) == seen
+
+
+def test_only_the_controller_may_move_the_dummy() -> None:
+    machines = _table(3, "s_bolvanom", seed=63)
+    rng = random.Random(63)
+    for _ in range(5000):
+        due = [(p, msg) for p, m in enumerate(machines) if (msg := m.owed()) is not None]
+        if due:
+            _deliver(machines, *rng.choice(due))
+            continue
+        state = machines[0].state
+        assert state is not None
+        dummy = state.game.dummy
+        if dummy in eng.to_act(state):
+            controller = machines[0]._party(dummy)
+            other = next(p for p in range(3) if p != controller)
+            with pytest.raises(TableReject):
+                machines[other].play(A.pass_(dummy))
+            payload = machines[controller].play(A.pass_(dummy))
+            with pytest.raises(TableReject) as caught:
+                machines[0].fork().apply(other, payload)
+            assert caught.value.code == "forged"
+            return
+        party = rng.choice(machines[0].waiting_for())
+        _deliver(machines, party, machines[party].play(rng.choice(machines[party].legal())))
+    raise AssertionError("the dummy never had a turn")
