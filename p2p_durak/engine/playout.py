@@ -76,8 +76,8 @@ class _Board:
 
     __slots__ = ("actors", "attacker", "bout", "covers", "defender", "discard", "finish",
                  "hands", "locked", "origin", "otboi", "out", "passed", "phase", "rank",
-                 "ranks", "result", "shown", "stock", "t", "table", "table_by", "taking", "tally",
-                 "trump", "trump_card", "uncovered", "zeros")
+                 "ranks", "result", "shown", "size", "stock", "t", "table", "table_by", "taking",
+                 "tally", "trump", "trump_card", "uncovered", "zeros")
 
     def __init__(self, state: State) -> None:
         self.origin: State = state
@@ -93,6 +93,10 @@ class _Board:
         self.uncovered: int = state.covers.count(UNKNOWN)
         self.attacker: int = state.attacker
         self.defender: int = state.defender
+        # the defender's hand size, which every move's who-acts check reads: kept up to date
+        # move by move rather than counted each time (int.bit_count is a slow method call in
+        # the compiled build); recounted when the defender or the hands change wholesale
+        self.size: int = state.hands[state.defender].bit_count()
         self.taking: bool = state.taking
         self.passed: int = state.passed
         self.shown: int = state.shown
@@ -153,8 +157,7 @@ class _Board:
                     else:
                         self.transfer(seat, action.cards[0], kind == SHOW)
                 else:
-                    room = throw_room(t, self.bout, len(self.table), self.uncovered,
-                                      self.hands[self.defender].bit_count()) \
+                    room = throw_room(t, self.bout, len(self.table), self.uncovered, self.size) \
                         if t.multi_throw else 1
                     options = thrower_options(t, seat, self.hands[seat] & self.ranks, room)
                     x = next_state(x)
@@ -167,8 +170,7 @@ class _Board:
                         if t.counter == COUNTER_POGONY:
                             self.score_pairs(seat, len(action.cards))
             else:
-                defender = self.defender
-                cap = lead_cap(t, self.bout, self.hands[defender].bit_count())
+                cap = lead_cap(t, self.bout, self.size)
                 options = special_leads(t, seat, self.hands[seat], cap, self.bout) \
                     if t.lead_special else lead_actions(t, seat, self.hands[seat], cap)
                 x = next_state(x)
@@ -180,8 +182,13 @@ class _Board:
 
     def lead(self, seat: int, cards: tuple[int, ...]) -> None:
         n = len(cards)
+        hands = self.hands
+        hand = hands[seat]
         for card in cards:
-            self.hands[seat] &= ~(1 << card)
+            hand &= ~(1 << card)
+        hands[seat] = hand  # (not `hands[seat] &= ...`: mypyc does that on boxed ints)
+        if seat == self.defender:
+            self.size -= n
         self.phase = BOUT
         self.table = list(cards)
         self.covers = [UNKNOWN] * n
@@ -199,7 +206,10 @@ class _Board:
             self.tally = tally[:seat] + (tally[seat] + n // 2,) + tally[seat + 1:]
 
     def throw(self, seat: int, card: int) -> None:
-        self.hands[seat] &= ~(1 << card)
+        hands = self.hands
+        hands[seat] = hands[seat] & ~(1 << card)
+        if seat == self.defender:  # американский: the defender throws in to himself
+            self.size -= 1
         self.table.append(card)
         self.covers.append(UNKNOWN)
         self.table_by.append(seat)
@@ -207,7 +217,9 @@ class _Board:
         self.passed = 0
 
     def beat(self, seat: int, card: int, target: int) -> None:
-        self.hands[seat] &= ~(1 << card)
+        hands = self.hands
+        hands[seat] = hands[seat] & ~(1 << card)
+        self.size -= 1
         self.covers[target] = card
         self.uncovered -= 1
         self.passed = 0
@@ -223,7 +235,8 @@ class _Board:
         if showing:
             self.shown |= 1 << card
         else:
-            self.hands[seat] &= ~(1 << card)
+            hands = self.hands
+            hands[seat] = hands[seat] & ~(1 << card)
             self.table.append(card)
             self.covers.append(UNKNOWN)
             self.table_by.append(seat)
@@ -231,6 +244,7 @@ class _Board:
             if not self.t.throw_beats:
                 self.ranks |= self.t.throwable[card]
         self.defender = transfer_target_of(self.t, self.out, seat)
+        self.size = self.hands[self.defender].bit_count()
         self.passed = 0
         if self.origin.seat_trumps:
             self.trump = self.origin.seat_trumps[self.defender]
@@ -242,9 +256,9 @@ class _Board:
         for seat in range(len(hands)):
             if hands[seat]:
                 holding |= 1 << seat
-        actors = bout_actors_of(self.t, holding, hands[self.defender].bit_count(),
-                                len(self.table), self.uncovered, self.attacker, self.defender,
-                                self.taking, self.passed, self.out, self.bout)
+        actors = bout_actors_of(self.t, holding, self.size, len(self.table), self.uncovered,
+                                self.attacker, self.defender, self.taking, self.passed, self.out,
+                                self.bout)
         if actors:
             self.actors = actors
             return
@@ -269,6 +283,7 @@ class _Board:
             self.table_by, self.attacker, self.defender, self.taking, self.out, self.finish,
             self.discard, self.bout, self.origin.hidden_trump, None, self.locked, self.tally)
         self.bout += 1
+        self.size = hands[self.defender].bit_count()
         if self.origin.seat_trumps:
             self.trump = self.origin.seat_trumps[self.defender]
         self.table = []

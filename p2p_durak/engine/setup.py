@@ -70,7 +70,7 @@ def evolve(state: State, *, phase: int | None = None, hands: tuple[int, ...] | N
         if len(claims) < len(game.claim_seats):
             actors = game.tables.solo[claim_actor(game, game.claim_seats[len(claims)])]
         else:  # щелковский's tie-break rounds
-            round_ = claim_round(state._replace(claims=claims))
+            round_ = claim_round_of(game, claims)
             actors = game.tables.solo[round_.seats[round_.done]]
     elif phase == OVER:
         actors = ()
@@ -238,10 +238,13 @@ def claim_round(state: State) -> ClaimRound:
     """Replay the claims: the first round is every seat from the dealer's left; with
     `next_trumps_then_joker_then_lot`, the seats tied on the lowest rank show their next trump
     (those who show none drop out), and when none of them shows one, who holds a joker."""
-    game = state.game
+    return claim_round_of(state.game, state.claims)
+
+
+def claim_round_of(game: Game, claims: tuple[int, ...]) -> ClaimRound:
+    """`claim_round` of a state of `game` whose claims are `claims` (no State to build)."""
     seats = game.claim_seats
     shown: dict[int, tuple[int, ...]] = {}
-    claims = state.claims
     start, number = 0, 0
     while len(claims) - start >= len(seats):
         outcome = round_outcome(game, seats, claims[start:start + len(seats)], number)
@@ -645,7 +648,7 @@ def claims_done(state: State, ev: EventSink) -> State:
         round_ = ClaimRound(seats, n, 0, {})
         rest = claims
     else:
-        round_ = claim_round(state._replace(claims=claims[:-1]))
+        round_ = claim_round_of(game, claims[:-1])
         if round_.done + 1 < len(round_.seats):
             return state
         rest = claims[len(claims) - len(round_.seats):]
