@@ -137,6 +137,18 @@ CATALOGUE: dict[str, tuple[str, str]] = {
     "prompt.name_trump": ("You are the King: name the trump — press a card of that suit.",
                           "Вы Король: назначьте козырь — нажмите карту этой масти."),
     "key.name_trump": ("1-9 name its suit", "1-9 масть карты"),
+    "prompt.capture": ("Your {card} takes one face-up card: choose it (↑↓ Enter, or click it).",
+                       "Ваша {card} забирает одну открытую карту: выберите её (↑↓ Enter или "
+                       "щелчок)."),
+    "key.capture": ("↑↓ choose · Enter take", "↑↓ выбор · Enter забрать"),
+    "prompt.defend_chain": ("Defend: beat the card, or pass one of yours on (R): you take the "
+                            "led card.",
+                            "Отбивайтесь: побейте карту или передайте дальше свою (R) — карта "
+                            "хода ваша."),
+    "key.chain": ("R pass on", "R передать"),
+    "table.piles": ("(the piles lie by their players)", "(стопки лежат у игроков)"),
+    "role.turning": ("turns a card", "открывает"),
+    "activity.turning": ("{who} turns the next card", "{who} открывает следующую карту"),
     "title.0": ("King", "Король"),
     "title.1": ("Prince", "Принц"),
     "title.2": ("Executioner", "Палач"),

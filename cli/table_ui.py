@@ -16,7 +16,7 @@ from p2p_durak.cli.i18n import Messages
 from p2p_durak.engine import UNKNOWN, Action, State
 from p2p_durak.engine import actions as A
 from p2p_durak.engine.cards import cards_of
-from p2p_durak.engine.state import BOUT, CLAIM, LEAD, NAME_TRUMP
+from p2p_durak.engine.state import BOUT, CAPTURE, CLAIM, LEAD, NAME_TRUMP
 from p2p_durak.node.api import TableSnapshot
 
 DIGIT_KEYS = "1234567890"
@@ -24,7 +24,7 @@ SHIFT_DIGIT_KEYS = "!@#$%^&*()"
 """Keys that pick hand cards 1…10 and 11…20."""
 
 # What a kind of action is worth to a card pressed without saying what to do with it.
-_PREFERENCE = (A.CLAIM, A.LEAD, A.THROW, A.BEAT, A.TRANSFER, A.SHOW)
+_PREFERENCE = (A.CLAIM, A.LEAD, A.THROW, A.BEAT, A.TRANSFER, A.SHOW, A.CHAIN)
 
 
 @dataclass
@@ -86,11 +86,25 @@ class TableUi:
         return set() if self.snapshot is None else {a.kind for a in self.snapshot.legal}
 
     def open_targets(self) -> list[int]:
-        """Table indices of the uncovered attack cards."""
+        """Table indices of the uncovered attack cards (a pre-game capture: of the face-up
+        cards this seat's drawn card may take)."""
         state = self.state
+        if state is not None and state.phase == CAPTURE and self.snapshot is not None:
+            takes = {a.cards[0] for a in self.snapshot.legal if a.kind == A.CAPTURE}
+            return [i for i, card in enumerate(state.table) if card in takes]
         if state is None or state.phase != BOUT:
             return []
         return [i for i, cover in enumerate(state.covers) if cover == UNKNOWN]
+
+    def _capture(self, index: int | None) -> Action | None:
+        """A pre-game phase: take the face-up card at table `index` (None: the chosen one)."""
+        state = self.state
+        assert state is not None
+        index = self.target if index is None else index
+        if index is None or not 0 <= index < len(state.table):
+            self.notice = notice_of("no_target")
+            return None
+        return Action(A.CAPTURE, self.me, (state.table[index],))
 
     def my_turn(self) -> bool:
         """This seat may act now (perhaps alongside others, as a thrower while a bot defends)."""
@@ -141,8 +155,11 @@ class TableUi:
         if name in ("target_next", "target_prev"):
             self._cycle_target(1 if name == "target_next" else -1)
             return None
+        capturing = self.state is not None and self.state.phase == CAPTURE
         if name.startswith("target:"):
             index = int(name.split(":", 1)[1])
+            if capturing:  # a click on a face-up card takes it
+                return self._capture(index)
             if index in self.open_targets():
                 self.target = index
             return None
@@ -158,6 +175,8 @@ class TableUi:
             self._point_at(position, hand)
             self.marked.clear()
             return self._play(hand[position])
+        if name == "play" and capturing:
+            return self._capture(None)
         if name == "play":
             if self.marked:
                 cards = sorted(self.marked)
@@ -188,6 +207,8 @@ class TableUi:
                 return self._simple(A.NO_TRUMP)
             return self._simple(A.PASS)
         if name == "transfer":
+            if A.CHAIN in self.legal_kinds():  # крестовый: pass the cursor card on
+                return self._with_card(A.CHAIN, hand)
             return self._with_card(A.TRANSFER, hand)
         if name == "show":
             state = self.state

@@ -37,7 +37,8 @@ from p2p_durak.engine import actions as A
 from p2p_durak.engine.cards import NO_SUIT, cards_of
 from p2p_durak.engine.presets import PRESETS
 from p2p_durak.engine.setup import JOKER_ROUND, claim_round
-from p2p_durak.engine.state import BOUT, CLAIM, DEAL, LEAD, NAME_TRUMP
+from p2p_durak.engine.state import BOUT, CAPTURE, CLAIM, DEAL, LEAD, NAME_TRUMP, TURN_UP
+from p2p_durak.engine.tables import PRE_LADDER
 from p2p_durak.node.api import TableSnapshot
 from p2p_durak.protocol.messages import TimeoutPolicy, TurnTimer
 
@@ -125,7 +126,7 @@ def _header(snap: TableSnapshot, cards: CardText, look: Look, width: int) -> Lin
                                                  else m("trump.none"))))
     elif state.trump != NO_SUIT:
         parts.append(("class:header", suit_symbol(state.trump, look.ascii_only)))
-    elif (state.phase > CLAIM and state.phase != NAME_TRUMP) \
+    elif (state.phase > CLAIM and state.phase not in (NAME_TRUMP, TURN_UP, CAPTURE)) \
             or state.game.rules.trump_rule == "none":
         parts.append(("class:header", m("trump.none")))
     else:
@@ -158,6 +159,8 @@ def _role(state: State, seat: int, snap: TableSnapshot, look: Look) -> tuple[str
     m = look.messages
     if (state.out >> seat) & 1:
         return m("role.out"), "class:role.out"
+    if state.phase in (TURN_UP, CAPTURE) and seat == state.attacker:
+        return m("role.turning"), "class:role.attack"
     if state.phase in (LEAD, BOUT):
         if seat == state.defender and state.phase == BOUT:
             if state.taking:
@@ -206,6 +209,7 @@ def _players(snap: TableSnapshot, look: Look, width: int, cards: CardText) -> li
                       (style, _cell(name, 22 - (2 if team else 0))),
                       ("class:player.count", _cell(m("cards_n", n=state.hand_size(seat)), 9)),
                       (role_style, _cell(role, 13)),
+                      *_pile(state, seat, cards),
                       # магаданский: the locked cards lying face down before the player
                       ("class:player.count", m("locked_n", n=len(state.locked[seat])) + " "
                        if state.locked and state.locked[seat] else ""),
@@ -222,6 +226,17 @@ def _players(snap: TableSnapshot, look: Look, width: int, cards: CardText) -> li
     return lines
 
 
+def _pile(state: State, seat: int, cards: CardText) -> Line:
+    """крестовый's ladder deal: the top card of the seat's face-up pile."""
+    if state.phase != TURN_UP or state.game.tables.pre_phase != PRE_LADDER:
+        return []
+    index = (seat - state.game.dealer - 1) % state.game.n_players
+    if index >= len(state.table):
+        return []
+    card = state.table[index]
+    return [(f"class:card {cards.style(card)}", f" {cards(card):>3} "), ("", " ")]
+
+
 def _cell(text: str, width: int) -> str:
     """`text` cut or padded to `width` cells, the last one always blank."""
     return "".join(f[1] for f in fit([("", text)], width - 1)) + " "
@@ -232,6 +247,10 @@ def _table(ui: TableUi, cards: CardText, look: Look, post: Post | None) -> list[
     assert state is not None
     m = look.messages
     label = _cell(m("table"), 7)
+    if state.phase in (TURN_UP, CAPTURE):
+        if state.game.tables.pre_phase == PRE_LADDER:  # the piles are shown by their players
+            return [[("class:label", label), ("class:dim", m("table.piles"))], [], []]
+        return _face_up(ui, cards, label, m("table.empty"), post)
     if not state.table:
         return [[("class:label", label), ("class:dim", m("table.empty"))], [], []]
     marks: Line = [("class:label", label)]
@@ -251,6 +270,38 @@ def _table(ui: TableUi, cards: CardText, look: Look, post: Post | None) -> list[
         for line in (marks, attacks, covers):
             line.append(("", " " * GAP))
     return [marks, attacks, covers]
+
+
+def _face_up(ui: TableUi, cards: CardText, label: str, empty: str,
+             post: Post | None) -> list[Line]:
+    """A pre-game phase: the face-up cards, three rows at most (a count for the rest); the
+    card this seat's drawn card may take is marked, the chosen one highlighted."""
+    state = ui.state
+    assert state is not None
+    per_row = 8
+    targets = set(ui.open_targets())
+    rows: list[Line] = []
+    for start in range(0, len(state.table), per_row):
+        line: Line = [("class:label" if not rows else "", label if not rows else " " * 7)]
+        for index in range(start, min(start + per_row, len(state.table))):
+            card = state.table[index]
+            style = f"class:card {cards.style(card)}"
+            left = right = " "
+            if index in targets:
+                left, right = "[", "]"
+                style += " class:card.playable"
+                if index == ui.target:
+                    style += " class:card.target"
+            on_click = None if post is None else (lambda i=index: post(f"click:target:{i}"))
+            line.append(clickable(style, f"{left}{cards(card):>3}{right}", on_click))
+            line.append(("", " " * GAP))
+        rows.append(line)
+    if len(rows) > 3:
+        hidden = len(state.table) - 2 * per_row
+        rows = rows[:2] + [[("", " " * 7), ("class:dim", f"+{hidden}")]]
+    if not rows:
+        rows = [[("class:label", label), ("class:dim", empty)]]
+    return pad_lines(rows, 3)
 
 
 def _activity(snap: TableSnapshot, look: Look) -> Line:
@@ -355,6 +406,9 @@ def _prompt(ui: TableUi, look: Look) -> str:
         return ""
     if A.NAME_TRUMP in kinds:
         return m("prompt.name_trump")
+    if A.CAPTURE in kinds:
+        drawn = CardText(state.game, look.lang, look.ascii_only)(state.covers[0])
+        return m("prompt.capture", card=drawn)
     if kinds & {A.CLAIM, A.NO_TRUMP} and len(state.claims) >= state.game.n_players:
         # щелковский: the lowest trumps were equal; the next trumps, then the jokers decide
         jokers = claim_round(state).round == JOKER_ROUND
@@ -376,6 +430,8 @@ def _prompt(ui: TableUi, look: Look) -> str:
             return m("prompt.lead_stock")
         return m("prompt.lead_pattern" if t.lead_exact or t.lead_shapes else "prompt.lead")
     if state.phase == BOUT and ui.me == state.defender:
+        if A.CHAIN in kinds:  # крестовый: a defender who does not beat passes the card on
+            return m("prompt.defend_chain")
         return m("prompt.defend_transfer" if kinds & {A.TRANSFER, A.SHOW} else "prompt.defend")
     if state.taking:
         return m("prompt.throw_after_take")
@@ -395,6 +451,10 @@ def _keys(ui: TableUi, look: Look) -> Line:
             hints.append(m("key.play"))
         if A.NAME_TRUMP in kinds:
             hints.append(m("key.name_trump"))
+        if A.CAPTURE in kinds:
+            hints.append(m("key.capture"))
+        if A.CHAIN in kinds:
+            hints.append(m("key.chain"))
         if any(a.kind == A.THROW and len(a.cards) > 1 for a in snap.legal):
             hints.append(m("key.mark"))  # погонный: mark a pair, Enter throws it in at once
         if A.BEAT in kinds and len(ui.open_targets()) > 1:

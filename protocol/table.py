@@ -703,6 +703,8 @@ class TableMachine:
             return codec.encode((MOVE, eng.encode_action(action), ()))
         eng.apply(self.state, action)  # raises IllegalAction with its reason
         openings: list[object] = []
+        if action.kind == A.CAPTURE:  # a face-up table card, open to all
+            return codec.encode((MOVE, eng.encode_action(action), openings))
         mine = self.hand_slots.get(action.seat, [])
         for card in action.cards:
             slot = next((s for s in mine if self._card_in(s) == card), None)
@@ -920,12 +922,15 @@ class TableMachine:
         position = A.pick_position(action)
         if position >= 0:
             return self._apply_pick(party, action, position, openings)
-        if len(openings) != len(action.cards):
-            raise TableReject(party, "one opening per card", "malformed")
+        # a pre-game capture names a face-up table card, open to all: no slot of a hand
+        if len(openings) != (0 if action.kind == A.CAPTURE else len(action.cards)):
+            raise TableReject(party, "one opening per card of a hand", "malformed")
         try:
             eng.apply(self.state, action)  # legality first: nothing of the deck is touched yet
         except eng.IllegalAction as exc:
             raise TableReject(party, exc.message("en"), exc.code) from exc
+        if action.kind == A.CAPTURE:
+            return self._engine(action)
         hand = self.hand_slots.get(action.seat, [])
         plans: list[tuple[int, int, Tokens | None]] = []
         for card, opening in zip(action.cards, openings, strict=True):
@@ -1248,7 +1253,34 @@ class TableMachine:
             slot = self.stock_slots.pop(0)
             self.stock_slots.insert(ev.position, slot)
             return []
-        if isinstance(ev, E.TrumpRevealed) and ev.card >= 0:
+        if isinstance(ev, E.TurnedUp):
+            # a pre-game phase: the top stock slot, opened to all, lies face up on the table
+            self.table_slots.append(self.stock_slots.pop(0))
+            return []
+        if isinstance(ev, E.Placed):
+            # крестовый: the turned slot lies on that player's pile, his from now on (the deck
+            # does not care which card of a public pile is on top)
+            slot = next(s for s in self.table_slots if self.deck.slots[s].card == ev.card)
+            self.table_slots.remove(slot)
+            self.hand_slots[ev.onto].append(slot)
+            return []
+        if isinstance(ev, E.ChainPassed):
+            # крестовый: the laid card (opened by the move) goes to the table, the led card
+            # (open on the table) into the passer's hand
+            laid = self._slot_of(ev.seat, ev.card)
+            took = next(s for s in self.table_slots if self.deck.slots[s].card == ev.took)
+            self.hand_slots[ev.seat].remove(laid)
+            self.table_slots = [laid]
+            self.hand_slots[ev.seat].append(took)
+            return []
+        if isinstance(ev, (E.Captured, E.Swept)):
+            cards = ev.cards if isinstance(ev, E.Swept) else (ev.card, ev.target)
+            for card in cards:
+                slot = next(s for s in self.table_slots if self.deck.slots[s].card == card)
+                self.table_slots.remove(slot)
+                self.hand_slots[ev.seat].append(slot)
+            return []
+        if isinstance(ev, E.TrumpRevealed) and ev.card >= 0 and not before.game.tables.pre_phase:
             if self.stock_slots:
                 self.trump_slot = self.stock_slots.pop(0)
                 self.stock_slots.append(self.trump_slot)
@@ -1313,6 +1345,13 @@ class TableMachine:
                            and party not in self.deck.slots[s].viewers]
             return shown
         if isinstance(ev, E.Took):
+            if before.game.tables.take_unbeaten:
+                # круглый: only the unbeaten cards are taken; the beaten pairs are discarded next
+                taken = set(ev.cards)
+                kept = [s for s in self.table_slots if self.deck.slots[s].card in taken]
+                self.hand_slots[ev.seat] += kept
+                self.table_slots = [s for s in self.table_slots if s not in kept]
+                return []
             self.hand_slots[ev.seat] += self.table_slots
             self.table_slots = []
             return []
@@ -1387,6 +1426,11 @@ class TableMachine:
             else:
                 step = "trump"
             return self._begin(RevealOp(step, (slot,), by=by))
+        if phase == Phase.TURN_UP:
+            # a pre-game phase: the top stock card is turned face up for everyone
+            self._pending_chance = "reveal"
+            self._step_counter += 1
+            return self._begin(RevealOp(f"turn:{self._step_counter}", (self.stock_slots[0],)))
         if phase == Phase.REVEAL_HIDDEN:
             self._pending_chance = "reveal"
             return self._begin(RevealOp("hidden-trump", (self.hidden_slot,)))

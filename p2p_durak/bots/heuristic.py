@@ -27,6 +27,7 @@ from p2p_durak.engine import (
 )
 from p2p_durak.engine.actions import (
     BEAT,
+    CHAIN,
     LEAD,
     PASS,
     SHOW,
@@ -37,9 +38,10 @@ from p2p_durak.engine.actions import (
     name_trump,
 )
 from p2p_durak.engine.bout import max_lead, stock_lead_open
-from p2p_durak.engine.state import BOUT, NAME_TRUMP, OVER
+from p2p_durak.engine.seats import next_active
+from p2p_durak.engine.state import BOUT, CAPTURE, NAME_TRUMP, OVER
 from p2p_durak.engine.state import LEAD as PHASE_LEAD
-from p2p_durak.engine.tables import COUNTER_POGONY
+from p2p_durak.engine.tables import COUNTER_POGONY, REFILL_NONE
 
 
 @dataclass(frozen=True)
@@ -96,6 +98,10 @@ def heuristic_action(state: State, seat: int, options: Sequence[Action] | None =
             action = _throw(state, seat, possible, style)
     elif phase == NAME_TRUMP:
         return _name_trump(state, seat)
+    elif phase == CAPTURE:
+        # a pre-game phase: of the face-up cards the drawn one may take, the most valuable
+        values = card_values(state.game, state.trump)
+        return max(options or legal_actions(state, seat), key=lambda a: values[a.cards[0]])
     else:  # claims: the one lowest trump the hand holds
         return (options or legal_actions(state, seat))[0]
     if options is not None and action not in options:
@@ -103,7 +109,10 @@ def heuristic_action(state: State, seat: int, options: Sequence[Action] | None =
         # variant that shapes the leads: трешка, занудный), else the first legal move
         if phase == PHASE_LEAD:
             values = card_values(state.game, state.trump)
-            return min(options, key=lambda a: sum(values[c] for c in a.cards))
+            # круглый: the turn passes whatever happens, so a lead that sheds more plain cards
+            # is worth more (each card of a lead counts as much as a few ranks)
+            shed = 6 if state.game.tables.next_by_attacker else 0
+            return min(options, key=lambda a: sum(values[c] - shed for c in a.cards))
         return options[0]
     return action
 
@@ -137,7 +146,7 @@ def _lead(state: State, seat: int, possible: Sequence[int] | None, style: Style)
             rest ^= low
             if not beaters[low.bit_length() - 1] & defence:
                 sure |= low
-    if state.stock:
+    if drawable(state):
         bonus, trump_penalty = style.unbeatable_lead_bonus, style.trump_lead_penalty
     else:
         bonus, trump_penalty = style.endgame_unbeatable_bonus, 0.0
@@ -248,6 +257,14 @@ def _defend(state: State, seat: int, options: Sequence[Action] | None,
                     transfer is None or values[action.cards[0]] < values[transfer.cards[0]]):
                 transfer = action
     plan = defence_plan(state, seat, possible, style)
+    if plan is None and game.tables.chain_pass:
+        chain = _chain_pass(state, seat, values, possible)
+        if chain is not None:
+            return chain
+    if plan is None and game.tables.take_unbeaten and transfer is None:
+        # круглый: a take keeps what was beaten out of the hand, so beat what can be beaten
+        # (the cheapest beater first), then take the rest
+        return _partial_defence(state, seat, values) or take
     if plan is None:
         return transfer if transfer is not None else take
     top = max(values[c] for c in plan.values())
@@ -255,18 +272,56 @@ def _defend(state: State, seat: int, options: Sequence[Action] | None,
             and values[transfer.cards[0]] < TRUMP_BONUS:
         return transfer
     if (top >= TRUMP_BONUS + style.keep_trump_rank - game.deck.lowest_rank
-            and len(state.stock) >= style.keep_trump_stock
+            and drawable(state) >= style.keep_trump_stock
             and len(state.table) <= style.keep_trump_table):
         return take
     index = max(plan, key=lambda i: values[state.table[i]])
     return Action(BEAT, seat, (plan[index],), index)
 
 
+def _chain_pass(state: State, seat: int, values: Sequence[int],
+                possible: Sequence[int] | None) -> Action | None:
+    """крестовый, a defence that fails: pass on the cheapest card, one the next player cannot
+    hold a beater for first (memory only); None when the chain must stop (take)."""
+    options = [a for a in legal_actions(state, seat) if a.kind == CHAIN]
+    if not options:
+        return None
+    beaters = state.game.beaters(state.trump)
+    following = next_active(state, seat, 1)
+
+    def cost(action: Action) -> float:
+        card = action.cards[0]
+        sure = possible is not None and not beaters[card] & possible[following]
+        return values[card] - (20.0 if sure else 0.0)
+
+    return min(options, key=cost)
+
+
+def drawable(state: State) -> int:
+    """The cards still to be drawn: the stock, unless it is set aside (no refill: чукотский,
+    круглый's leftover)."""
+    return 0 if state.game.tables.refill == REFILL_NONE else len(state.stock)
+
+
+def _partial_defence(state: State, seat: int, values: Sequence[int]) -> Action | None:
+    """The beat of an uncovered card with the cheapest card that beats any of them."""
+    beaters = state.game.beaters(state.trump)
+    hand = state.hands[seat]
+    best: tuple[int, int, int] | None = None
+    for index, attack in enumerate(state.table):
+        if state.covers[index] != UNKNOWN:
+            continue
+        for card in bits(hand & beaters[attack]):
+            if best is None or values[card] < best[0]:
+                best = (values[card], card, index)
+    return None if best is None else Action(BEAT, seat, (best[1],), best[2])
+
+
 def _throw(state: State, seat: int, possible: Sequence[int] | None, style: Style) -> Action:
     game = state.game
     values = card_values(game, state.trump)
     beaters = game.beaters(state.trump)
-    stock = len(state.stock)
+    stock = drawable(state)
     defence = possible[state.defender] if possible is not None else -1
     limit = style.dump_max_rank if state.taking else style.throw_max_rank
     best = -1

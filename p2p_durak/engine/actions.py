@@ -34,6 +34,8 @@ class Kind(IntEnum):
     CONCEDE = 14  # the seat gives the game up and is the durak (never in `legal_actions`)
     LEAD_STOCK = 15  # армянский: lead the top stock card unseen (chance then reveals it)
     LEAVE = 16  # the seat leaves the table between bouts (never in `legal_actions`)
+    CAPTURE = 17  # a pre-game phase: the drawn card takes this face-up card (cards: it)
+    CHAIN = 18  # крестовый: lay this card for the next player, taking the first card of the move
 
 
 # Module-level ints: the engine's hot paths compare these, not enum members.
@@ -54,7 +56,9 @@ NAME_TRUMP: Final = 13
 CONCEDE: Final = 14
 LEAD_STOCK: Final = 15
 LEAVE: Final = 16
-N_KINDS: Final = 17
+CAPTURE: Final = 17
+CHAIN: Final = 18
+N_KINDS: Final = 19
 
 
 class Action(NamedTuple):
@@ -141,6 +145,14 @@ def name_trump(seat: int, suit: int) -> Action:
 def lead_stock(seat: int) -> Action:
     """армянский: «ход ... с верхней карты колоды» — blind, the card is revealed as it is led."""
     return Action(LEAD_STOCK, seat)
+
+
+def capture(seat: int, card: int) -> Action:
+    return Action(CAPTURE, seat, (card,))
+
+
+def chain(seat: int, card: int) -> Action:
+    return Action(CHAIN, seat, (card,))
 
 
 def concede(seat: int) -> Action:

@@ -22,6 +22,7 @@ from p2p_durak.engine import events as E
 from p2p_durak.engine.actions import (
     BEAT,
     BLIND_BASE,
+    CHAIN,
     CHANCE,
     LEAD,
     LEAD_STOCK,
@@ -283,11 +284,22 @@ def _extend_leads(out: list[Action], seat: int, prefix: tuple[int, ...], higher:
 
 def defender_actions(state: State) -> list[Action]:
     """The defender's actions, sorted: beats (by card, then attack card), transfers, shows,
-    take. Only while he may act: a card is uncovered and he has not said «беру»."""
+    take (крестовый: passing on with each card instead). Only while he may act: a card is
+    uncovered and he has not said «беру»."""
     seat = state.defender
-    return defender_options(state.game.tables, seat, state.hands[seat], state.trump,
-                            state.table, state.covers, state.out, state.shown, state.bout,
-                            state.hands, state.hidden)
+    options = defender_options(state.game.tables, seat, state.hands[seat], state.trump,
+                               state.table, state.covers, state.out, state.shown, state.bout,
+                               state.hands, state.hidden)
+    if state.game.tables.chain_pass and not chain_guarded(state):
+        options.pop()  # the take
+        options.extend(Action(CHAIN, seat, (card,)) for card in bits(state.hands[seat]))
+    return options
+
+
+def chain_guarded(state: State) -> bool:
+    """крестовый: the next in the chain would be the player who led, so the defender takes
+    (the catalogue's guard: the chain cannot come round for ever)."""
+    return next_active_of(state.game.n_players, state.out, state.defender, 1) == state.attacker
 
 
 def defender_options(t: GameTables, seat: int, hand: int, trump: int, table: Sequence[int],
@@ -691,7 +703,38 @@ def on_take(state: State, action: Action, ev: EventSink) -> State:
         raise IllegalAction(Reason.ALREADY_TAKING)
     if UNKNOWN not in state.covers:
         raise IllegalAction(Reason.NOTHING_TO_TAKE)
+    if state.game.tables.chain_pass and not chain_guarded(state):
+        raise IllegalAction(Reason.MUST_PASS_ON)
     return do_take(state, ev)
+
+
+def on_chain(state: State, action: Action, ev: EventSink) -> State:
+    """крестовый: «Если игрок не может отбить карту, то он берет первую карту хода, а остальные
+    карты переходят к следующему игроку по кругу, который отбивает последнюю карту» — the
+    catalogue's reading (A): he lays a card of his own for the next player and takes the card
+    that was led to him."""
+    seat = action.seat
+    if seat != state.defender or not state.game.tables.chain_pass:
+        raise IllegalAction(Reason.NOT_YOUR_TURN)
+    if state.taking or UNKNOWN not in state.covers:
+        raise IllegalAction(Reason.WRONG_PHASE)
+    if chain_guarded(state):
+        raise IllegalAction(Reason.TRANSFER_NOT_ALLOWED, "the next player led this bout: take")
+    if len(action.cards) != 1:
+        raise IllegalAction(Reason.BAD_ACTION, "one card is passed on")
+    check_card(state, seat, action.cards[0])
+    return do_chain(state, seat, action.cards[0], ev)
+
+
+def do_chain(state: State, seat: int, card: int, ev: EventSink) -> State:
+    hands, hidden = without(state.hands, state.hidden, seat, card)
+    took = state.table[0]
+    hands = hands[:seat] + (hands[seat] | (1 << took),) + hands[seat + 1:]
+    following = next_active_of(state.game.n_players, state.out, seat, 1)
+    if ev is not None:
+        ev.append(E.ChainPassed(seat, card, took, following))
+    return _settle(state, state.phase, hands, hidden, (card,), (UNKNOWN,), (seat,), following,
+                   False, 0, state.shown, 0, ev)
 
 
 def on_pass(state: State, action: Action, ev: EventSink) -> State:
@@ -1056,9 +1099,22 @@ def close_bout(t: GameTables, rank: tuple[int, ...], hands: list[int], hidden: l
         if card >= 0:
             table_mask |= 1 << card
     if took:
-        hands[defender] = hands[defender] | table_mask  # (`|=` on a list item: boxed in mypyc)
-        if ev is not None:
-            ev.append(E.Took(defender, cards_of(table_mask)))
+        if t.take_unbeaten:
+            # круглый: «Карты, которые игрок отбивает, идут в отбой, а те, которые он не смог
+            # побить, он забирает себе»
+            beaten = _beaten_pairs(table, covers)
+            table_mask &= ~beaten
+            hands[defender] = hands[defender] | table_mask  # (`|=` on a list item: boxed in mypyc)
+            if ev is not None:
+                ev.append(E.Took(defender, cards_of(table_mask)))
+            if beaten:
+                discard |= beaten
+                if ev is not None:
+                    ev.append(E.Discarded(cards_of(beaten)))
+        else:
+            hands[defender] = hands[defender] | table_mask
+            if ev is not None:
+                ev.append(E.Took(defender, cards_of(table_mask)))
         if t.loss_size and hands[defender].bit_count() + hidden[defender] >= t.loss_size:
             # большой: «Игрок, у которого оказываются 52 карты или более в ходе игры, сразу
             # считается проигравшим» — checked after a take, before anybody draws
@@ -1105,10 +1161,14 @@ def close_bout(t: GameTables, rank: tuple[int, ...], hands: list[int], hidden: l
         return OVER, stock, out, finish, discard, result, attacker, defender
     if t.rotate:
         rotate_hands(t.n_players, hands, hidden, out, ev)
-    # after a take the taker's left neighbour leads; after a defence the defender
+    # after a take the taker's left neighbour leads; after a defence the defender (круглый:
+    # the attacker's left neighbour, whatever happened)
     skip = out | t.dummy_bit  # с болваном: the dummy never attacks
-    attacker = next_active_of(t.n_players, skip, defender, 1) if took or (out >> defender) & 1 \
-        else defender
+    if t.next_by_attacker & (2 if took else 1):
+        attacker = next_active_of(t.n_players, skip, attacker, 1)
+    else:
+        attacker = next_active_of(t.n_players, skip, defender, 1) if took or (out >> defender) & 1 \
+            else defender
     if next_from >= 0:
         attacker = next_active_of(t.n_players, skip, next_from, 1)
     defender = defender_for(t, out, attacker)
@@ -1118,6 +1178,15 @@ def close_bout(t: GameTables, rank: tuple[int, ...], hands: list[int], hidden: l
     # потайной: the stock and the trump card are gone, so the hidden card is turned now
     phase = REVEAL_HIDDEN if not stock and hidden_trump == UNKNOWN else PHASE_LEAD
     return phase, stock, out, finish, discard, None, attacker, defender
+
+
+def _beaten_pairs(table: Sequence[int], covers: Sequence[int]) -> int:
+    """The mask of the attack cards that are covered and their covers."""
+    beaten = 0
+    for card, cover in zip(table, covers, strict=True):
+        if cover >= 0:
+            beaten |= (1 << card) | (1 << cover)
+    return beaten
 
 
 def unlock(hands: list[int], hidden: list[int], locked: list[tuple[int, ...]], seat: int,

@@ -18,6 +18,7 @@ from p2p_durak.engine.bout import (
     defender_actions,
     leads,
     on_beat,
+    on_chain,
     on_lead,
     on_lead_stock,
     on_pass,
@@ -30,6 +31,7 @@ from p2p_durak.engine.bout import (
 )
 from p2p_durak.engine.errors import IllegalAction, Reason
 from p2p_durak.engine.events import EventSink
+from p2p_durak.engine.prephase import capture_options, on_capture, on_turn_up
 from p2p_durak.engine.seats import claimant
 from p2p_durak.engine.setup import (
     chance_outcomes,
@@ -46,6 +48,7 @@ from p2p_durak.engine.setup import (
 )
 from p2p_durak.engine.state import (
     BOUT,
+    CAPTURE,
     CLAIM,
     DEAL,
     DEAL_SIXES,
@@ -57,6 +60,7 @@ from p2p_durak.engine.state import (
     REVEAL_HIDDEN,
     REVEAL_STOCK,
     REVEAL_TRUMP,
+    TURN_UP,
     UNKNOWN,
     State,
 )
@@ -81,7 +85,7 @@ def sequencer(state: State) -> int:
     phase = state.phase
     if phase == BOUT:
         return state.defender
-    if phase == LEAD:
+    if phase in (LEAD, CAPTURE):
         return state.attacker
     if phase == CLAIM:
         return state.actors[0]  # the claimant (оборотный: the seat that claims for him)
@@ -124,6 +128,8 @@ def legal_actions(state: State, seat: int) -> tuple[Action, ...]:
         return tuple(sorted(claims_for(state, claimant(state))))
     if phase == NAME_TRUMP and seat in state.actors:
         return tuple(A.name_trump(seat, suit) for suit in range(4))
+    if phase == CAPTURE:
+        return tuple(capture_options(state, seat))
     return ()
 
 
@@ -205,6 +211,8 @@ def _apply(state: State, any_action: object, ev: EventSink) -> State:
             return on_take(state, action, ev)
         if kind == A.TRANSFER or kind == A.SHOW:
             return on_transfer(state, action, ev)
+        if kind == A.CHAIN:
+            return on_chain(state, action, ev)
         raise IllegalAction(Reason.WRONG_PHASE,
                             A.Kind(kind).name if 0 <= kind < A.N_KINDS else "?")
     if phase == LEAD:
@@ -237,4 +245,8 @@ def _setup_transition(state: State, action: Action, ev: EventSink) -> State:
         return on_stock_revealed(state, action, ev)
     if phase == DEAL_SIXES and kind == A.REVEAL:
         return on_six(state, action, ev)
+    if phase == TURN_UP and kind == A.REVEAL:
+        return on_turn_up(state, action, ev)
+    if phase == CAPTURE and kind == A.CAPTURE:
+        return on_capture(state, action, ev)
     raise IllegalAction(Reason.WRONG_PHASE)

@@ -41,6 +41,8 @@ class Reason(Enum):
     LEAD_NOT_ALLOWED = ("this variant does not allow that lead",
                         "в этом варианте так ходить нельзя")
     ALREADY_OUT = ("this player is already out of the game", "этот игрок уже вышел из игры")
+    MUST_PASS_ON = ("a defender who does not beat takes the first card and passes on one of his "
+                    "own", "кто не отбился, забирает первую карту и передаёт дальше свою")
 
     @property
     def en(self) -> str:

@@ -158,6 +158,56 @@ class Rebounded(NamedTuple):
     stock: int  # the stock's size after it
 
 
+class TurnedUp(NamedTuple):
+    """A pre-game phase: the top stock card turned face up for everyone, on `seat`'s turn
+    (-1: a card of the layout, before anybody's turn)."""
+
+    seat: int
+    card: int
+
+
+class Laid(NamedTuple):
+    """A pre-game phase: `seat`'s turned card takes nothing and stays face up on the table."""
+
+    seat: int
+    card: int
+
+
+class Captured(NamedTuple):
+    """A pre-game phase: `seat`'s turned card took the face-up `target`; both go to his hand."""
+
+    seat: int
+    card: int
+    target: int
+
+
+class Swept(NamedTuple):
+    """A pre-game phase: `seat` takes these face-up cards into his hand (наборный: the last
+    card and all left on the table)."""
+
+    seat: int
+    cards: tuple[int, ...]
+
+
+class Placed(NamedTuple):
+    """крестовый's ladder deal: `card` laid face up on `onto`'s pile (`seat` turned it; -1: the
+    first card of each pile); the pile's card below it goes into that player's hand."""
+
+    seat: int
+    card: int
+    onto: int
+
+
+class ChainPassed(NamedTuple):
+    """крестовый: the defender who did not beat took the first card of the move (`took`) and
+    laid `card` of his own for the next player (`to`) to beat."""
+
+    seat: int
+    card: int
+    took: int
+    to: int
+
+
 class PlayerOut(NamedTuple):
     seat: int
 
@@ -187,8 +237,8 @@ class GameOver(NamedTuple):
 Event = (Dealt | TrumpRevealed | TrumpReinserted | TrumpNamed | HiddenTrumpRevealed
          | TrumpSwapped | PersonalTrump | SixDealt | Claimed | FirstAttacker | BoutStarted | Led
          | ThrewIn | StockLeadDeclared | StockLed | Beat | Transferred | TakeDeclared | Passed
-         | Discarded | Misplayed | Took | Drew | Unlocked | Rebounded | HandsRotated | PlayerOut
-         | Left | Conceded | GameOver)
+         | Discarded | Misplayed | Took | Drew | Unlocked | Rebounded | HandsRotated | TurnedUp
+         | Laid | Captured | Swept | Placed | ChainPassed | PlayerOut | Left | Conceded | GameOver)
 
 EventSink = list[Event] | None
 """Where transitions append their events; None when the caller (a simulation) wants none."""

@@ -364,21 +364,63 @@ _P += [
     _pending_preset("korolevsky", "Дурак королевский", "Royal durak",
                     "The lowest rank is beaten only by the same-suit ace or the trump ace.",
                     lowest_rank_only_by_ace="same_suit_or_trump_ace"),
-    _pending_preset("krestovy", "Дурак крестовый", "Cross durak",
-                    "Ladder deal of the whole deck; clubs cannot be trumped.",
-                    pre_phase="ladder_deal", deal_mode="none", trump_rule="fixed_suit:diamonds",
-                    untrumpable_suits=("clubs",), throw_in=False, take_rule="chain_pass",
-                    refill_rule="none"),
-    _pending_preset("krugly", "Дурак круглый", "Round durak",
-                    "A capture phase builds the hands; pattern leads; partial take.",
-                    pre_phase="capture_circle", deal_mode="none", trump_rule="centre_card",
-                    lead_rule="patterns:krugly", throw_in=False, take_rule="unbeaten_only",
-                    refill_rule="none", next_attacker_after_defence="left_of_attacker",
-                    next_attacker_after_take="left_of_attacker"),
-    _pending_preset("naborny", "Дурак наборный", "Gathering durak",
-                    "Hands built by drawing and capturing; the last card is trump.",
-                    pre_phase="capture_row", deal_mode="none", trump_rule="last_pre_phase_card",
-                    refill_rule="none"),
+    Preset("krestovy", "Дурак крестовый", "Cross durak", f"{COMPENDIUM}: «Дурак крестовый»",
+           "No deal: each player gets one card face up and the highest starts. In turn each "
+           "turns the top card and lays it on the first other pile clockwise whose top card is "
+           "one rank lower (the lowest rank goes on an ace), else on his own pile; the piles "
+           "become the hands. Diamonds are trump but cannot beat clubs. One card a bout, no "
+           "throw-ins. A defender who does not beat takes the led card and lays one of his own "
+           "for the next player to beat, round the table until someone beats it (both to the "
+           "discard) or the next would be the attacker (then he takes). The lowest diamond "
+           "leads the first game.",
+           "Без сдачи: каждому открыто сдаётся по карте, начинает старшая. По очереди каждый "
+           "открывает верхнюю карту и кладёт её на первую по часовой стрелке чужую стопку, "
+           "где сверху карта на одно значение меньше (младшая карта — на туза), иначе на свою; "
+           "стопки становятся картами на руках. Бубны — козыри, но трефы ими не бьются. Ходят "
+           "одной картой, не подкидывают. Кто не отбился, забирает карту хода и кладёт свою "
+           "для следующего по кругу — пока кто-то не отобьётся (обе в отбой) или следующим не "
+           "окажется ходивший (тогда игрок берёт сам). В первой партии первым ходит младшая "
+           "бубна.",
+           _comp(pre_phase="ladder_deal", deal_mode="none", trump_rule="fixed_suit:diamonds",
+                 untrumpable_suits=("clubs",), throw_in=False, take_rule="chain_pass",
+                 chain_loop_guard="original_attacker_takes", refill_rule="none")),
+    Preset("krugly", "Дурак круглый", "Round durak", f"{COMPENDIUM}: «Дурак круглый»",
+           "No deal: eight cards lie face up round a ninth, the trump. On his turn a player "
+           "turns the top card of the stock: it takes one face-up card it beats (his choice), "
+           "both go to his hand, or else it is laid face up; either way the turn passes on. "
+           "Whoever beats the centre trump takes every card left on the table (if the stock "
+           "runs out first, the next player takes them). Then durak without a stock: lead one "
+           "card, a pair and a card, or two pairs and a card to the left; no throw-ins; the "
+           "defender takes only what he did not beat, and the turn passes to the left either "
+           "way. The lowest trump leads every game.",
+           "Без сдачи: восемь карт лежат открытыми вокруг девятой — козыря. В свой ход игрок "
+           "открывает верхнюю карту колоды: она забирает одну открытую карту, которую бьёт "
+           "(по выбору), обе идут ему в руку, — иначе ложится открытой; в любом случае ход "
+           "переходит дальше. Кто побьёт центральный козырь, забирает все карты со стола "
+           "(если колода кончилась раньше — их забирает следующий). Дальше дурак без колоды: "
+           "ходят одной картой, парой и картой или двумя парами и картой под соседа слева; не "
+           "подкидывают; отбивающийся берёт только то, что не побил, и ход в любом случае "
+           "переходит налево. Первым всегда ходит младший козырь.",
+           _comp(pre_phase="capture_circle", deal_mode="none", trump_rule="centre_card",
+                 lead_rule="patterns:krugly", throw_in=False, take_rule="unbeaten_only",
+                 refill_rule="none", next_attacker_after_defence="left_of_attacker",
+                 next_attacker_after_take="left_of_attacker",
+                 first_attacker_next_game="same_as_first_game")),
+    Preset("naborny", "Дурак наборный", "Gathering durak", f"{COMPENDIUM}: «Дурак наборный»",
+           "No deal: one card lies face up by the stock. On his turn a player turns the top "
+           "card: if it is of the same suit and higher than a face-up card it takes one (his "
+           "choice among several), both go to his hand and he turns again; otherwise it is "
+           "laid face up and the turn passes on. The last card of the deck is the trump and "
+           "takes every face-up card. Then throw-in durak without a stock; the lowest trump "
+           "leads every game. Every card was seen by all.",
+           "Без сдачи: у колоды лежит открытая карта. В свой ход игрок открывает верхнюю "
+           "карту: если она той же масти и старше открытой, он забирает одну из них (по "
+           "выбору, если таких несколько), обе карты идут ему в руку, и он ходит снова; иначе "
+           "карта ложится открытой, и ход переходит дальше. Последняя карта колоды — козырь, "
+           "она забирает все открытые карты. Дальше подкидной без колоды; первым всегда ходит "
+           "младший козырь. Все карты видели все.",
+           _comp(pre_phase="capture_row", deal_mode="none", trump_rule="last_pre_phase_card",
+                 refill_rule="none", first_attacker_next_game="same_as_first_game")),
     _pending_preset("navalenny", "Дурак наваленный", "Heaped durak",
                     "Whole deck dealt; the last dealt card shows the trump; no stock.",
                     deal_mode="whole_deck", trump_rule="last_dealt_card", refill_rule="none"),

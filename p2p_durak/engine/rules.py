@@ -248,16 +248,17 @@ IMPLEMENTED: dict[str, frozenset[Any]] = {
     "blank_card": frozenset({False, True}),
     "deck_remove": frozenset({(), ("6S", "6C", "6D", "6H")}),
     "teams": frozenset({"none", "2v2", "3v3"}),
-    "deal_mode": frozenset({"fixed", "whole_deck"}),
+    "deal_mode": frozenset({"fixed", "whole_deck", "none"}),
     "deal_remainder": frozenset({"round_robin"}),
     "deal_order": frozenset({"one_at_a_time_clockwise_from_dealer_left"}),
     "shuffle": frozenset({"full", "within_rank"}),
     "deck_presort": frozenset({"none", "rank_desc"}),
-    "pre_phase": frozenset({"none"}),
+    "pre_phase": frozenset({"none", "capture_row", "capture_circle", "ladder_deal"}),
     "trump_rule": frozenset({"turned_under_stock", "named_by_king", "last_dealt_card",
                              "shown_then_set_aside", "fixed_suit:spades", "fixed_suit:clubs",
                              "fixed_suit:diamonds", "fixed_suit:hearts", "none",
-                             "per_player_turned", "bottom_suit_announced", "personal_six"}),
+                             "per_player_turned", "bottom_suit_announced", "personal_six",
+                             "last_pre_phase_card", "centre_card"}),
     "trump_indicator_special": frozenset({"reinsert_middle", "colour_pair", "no_trump"}),
     "trump_card_drawn": frozenset({True}),
     "trump_when_no_stock": frozenset({"last_dealt_card", "forbid"}),
@@ -276,12 +277,13 @@ IMPLEMENTED: dict[str, frozenset[Any]] = {
     "game_engine": frozenset({"attack_defend"}),
     "attack_target": frozenset({"left_neighbour", "next_active_opponent"}),
     "lead_rule": frozenset({"single", "same_rank_multi", "exact_any:3", "patterns:s_par",
-                            "patterns:pyaterka"}),
+                            "patterns:pyaterka",
+                            "patterns:krugly"}),
     "lead_restriction": frozenset({"any", "highest_rank_in_hand"}),
     "lead_restriction_scope": frozenset({"every_bout_lead", "first_lead_of_game"}),
     "lead_from_stock": frozenset({False, True}),
-    "next_attacker_after_defence": frozenset({"defender"}),
-    "next_attacker_after_take": frozenset({"left_of_taker"}),
+    "next_attacker_after_defence": frozenset({"defender", "left_of_attacker"}),
+    "next_attacker_after_take": frozenset({"left_of_taker", "left_of_attacker"}),
     "throw_in_match": frozenset({"rank", "rank_or_suit", "beats_last_defence"}),
     "throw_in_ranks_from": frozenset({"all_table_cards"}),
     "throw_in_timing": frozenset({"until_bout_closed", "after_beat"}),
@@ -304,7 +306,7 @@ IMPLEMENTED: dict[str, frozenset[Any]] = {
     "transfer_target": frozenset({"next_clockwise", "next_active_opponent"}),
     "transfer_by_showing": frozenset({"off", "forward", "backward_proezdnoy"}),
     "show_once_per_card_per_bout": frozenset({True}),
-    "take_rule": frozenset({"all_table"}),
+    "take_rule": frozenset({"all_table", "unbeaten_only", "chain_pass"}),
     "refill_rule": frozenset({"up_to_hand_size", "only_when_empty", "progressive", "none"}),
     "refill_order": frozenset({"attacker_others_defender_last", "attacker_then_clockwise"}),
     "refill_amount": frozenset({None}),
@@ -332,8 +334,11 @@ IMPLEMENTED: dict[str, frozenset[Any]] = {
     "counter": frozenset({"none", "beaten_cards", "figures_beaten", "pogony_pairs"}),
     "counter_counts": frozenset({"none", "successful_bouts_only", "lead_and_throw_in"}),
     "count_on_take": frozenset({False}),
-    "pre_phase_params": frozenset({()}),
-    "chain_loop_guard": frozenset({"none"}),
+    # the catalogue's alternatives: наборный's reading (a) after a capture, круглый's table left
+    # out of play when the stock runs out (engine/prephase.py)
+    "pre_phase_params": frozenset({(), (("after_capture", "seed_and_end"),),
+                                   (("on_stock_empty", "discard_leftovers"),)}),
+    "chain_loop_guard": frozenset({"none", "original_attacker_takes"}),
     "trump_indicators": frozenset({"none", "out_of_play"}),
     "off_colour_joker_beaten_by": frozenset({"none", "any_trump_or_high_joker",
                                              "high_joker_only"}),
@@ -456,7 +461,16 @@ def validate(rules: RuleSet, n_players: int | None = None) -> None:
         # with one team out nobody is left to attack, so the game could not go on
         raise RuleError("loser_rule", "team play ends when a whole team is out: 'team_last'",
                         "командная игра кончается, когда вышла вся команда: «team_last»")
-    if rules.refill_rule == "none" and not (rules.deal_mode == "whole_deck"
+    _validate_pre_phase(rules)
+    chain = rules.take_rule == "chain_pass"
+    if chain != (rules.chain_loop_guard == "original_attacker_takes") or (chain and (
+            rules.throw_in or rules.transfer or rules.lead_rule != "single")):
+        # крестовый: one card travels round the table, and must stop at its attacker
+        raise RuleError("take_rule", "the chain pass goes with single-card leads, no throw-ins "
+                        "or transfers, and the original attacker taking",
+                        "передача по кругу — только с заходом одной картой, без подкидывания и "
+                        "перевода, и ходивший берёт сам")
+    if rules.refill_rule == "none" and not (rules.deal_mode in ("whole_deck", "none")
                                             or rules.trump_rule == "shown_then_set_aside"):
         # a stock nobody draws from would never run out, and empty hands leave only then
         raise RuleError("refill_rule", "no refill needs no stock: the whole deck dealt or the "
@@ -551,6 +565,44 @@ def _validate_ladder(rules: RuleSet) -> None:
                         "transfers, self-throw-ins, trump swaps and several cards at once",
                         "подкидывание строго по очереди — без перевода, подкидывания себе, "
                         "замены козыря и нескольких карт сразу")
+
+
+# each pre-game phase (engine/prephase.py) with the trump rule it sets
+_PRE_PHASE_TRUMP = {"capture_row": "last_pre_phase_card", "capture_circle": "centre_card",
+                    "ladder_deal": "fixed_suit:diamonds"}
+
+
+def _validate_pre_phase(rules: RuleSet) -> None:
+    """A pre-game phase hands the whole deck out instead of a deal, with no stock left to
+    draw from, in a single game of one plain deck without teams or scores."""
+    if (rules.pre_phase != "none") != (rules.deal_mode == "none"):
+        raise RuleError("pre_phase", "a pre-game phase and only it replaces the deal: "
+                        "deal_mode 'none'", "только предварительная фаза заменяет сдачу: "
+                        "deal_mode «none»")
+    params = {"after_capture": "capture_row", "on_stock_empty": "capture_circle"}
+    for name, _ in rules.pre_phase_params:
+        if params.get(name) != rules.pre_phase:
+            raise RuleError("pre_phase_params", f"{name} is not an option of the phase "
+                            f"{rules.pre_phase}", f"{name} не относится к фазе {rules.pre_phase}")
+    if rules.pre_phase == "none":
+        if rules.trump_rule == "last_pre_phase_card":
+            raise RuleError("trump_rule", "the last card of a pre-game phase needs that phase",
+                            "последняя карта предварительной фазы требует этой фазы")
+        return
+    if not rules.trump_rule.startswith(_PRE_PHASE_TRUMP[rules.pre_phase].split(":")[0]):
+        raise RuleError("trump_rule", f"the phase {rules.pre_phase} sets the trump by "
+                        f"{_PRE_PHASE_TRUMP[rules.pre_phase]}",
+                        f"фаза {rules.pre_phase} задаёт козырь правилом "
+                        f"{_PRE_PHASE_TRUMP[rules.pre_phase]}")
+    if not (rules.refill_rule == "none" and rules.deck_count == 1 and rules.teams == "none"
+            and rules.counter == "none" and rules.jokers_per_deck == 0
+            and not rules.blank_card and rules.locked_cards == 0
+            and rules.discard_rule == "discard" and rules.trump_change == "none"
+            and rules.hand_rotation == "off"):
+        raise RuleError("pre_phase", "a pre-game phase deals one plain deck with no stock left "
+                        "to draw from, without teams, scores or other deal overlays",
+                        "предварительная фаза раздаёт одну обычную колоду без добора, без "
+                        "команд, счёта и других особенностей сдачи")
 
 
 def _validate_special_cards(rules: RuleSet) -> None:
@@ -663,7 +715,7 @@ def validate_players(rules: RuleSet, n_players: int) -> None:
         raise RuleError("teams", f"{rules.teams} needs exactly {2 * team_size} players",
                         f"{rules.teams} — ровно {2 * team_size} игроков")
     n_cards = rules.deck().n_cards
-    if rules.deal_mode == "whole_deck":
+    if rules.deal_mode in ("whole_deck", "none"):
         return  # every card dealt round robin; a remainder makes some hands one card longer
     dealt = n_players * rules.hand_size
     if rules.trump_rule == "per_player_turned" and dealt + n_players > n_cards:

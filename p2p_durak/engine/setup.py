@@ -31,6 +31,7 @@ from p2p_durak.engine.state import (
     REVEAL_HIDDEN,
     REVEAL_STOCK,
     REVEAL_TRUMP,
+    TURN_UP,
     UNKNOWN,
     Game,
     State,
@@ -341,6 +342,10 @@ def chance_outcomes(state: State) -> list[Action]:
         return [A.Action(A.LOT, CHANCE, (), s) for s in state.lot_among]
     if phase == RESHUFFLE:
         return [A.shuffle(k) for k in range(64)]
+    if phase == TURN_UP:  # a pre-game phase turns the top stock card (engine/prephase.py)
+        if state.stock[0] >= 0:
+            return [A.reveal(state.stock[0])]
+        return [A.reveal(c) for c in bits(state.game.all_cards & ~known_cards(state))]
     if phase == REVEAL_TRUMP and state.game.rules.trump_rule == "bottom_suit_announced":
         if state.reveal_card >= 0:
             return [A.announce_suit(state.game.suit[state.reveal_card])]
@@ -396,6 +401,12 @@ def on_deal(state: State, ev: EventSink) -> State:
     game = state.game
     n = game.n_players
     rules = game.rules
+    if rules.deal_mode == "none":
+        # a pre-game phase hands the cards out (engine/prephase.py); the player left of the
+        # dealer has the first turn («Первый ход принадлежит игроку слева от сдатчика»)
+        if ev is not None:
+            ev.append(E.Dealt(game.dealer, (0,) * n))
+        return evolve(state, phase=TURN_UP, attacker=(game.dealer + 1) % n)
     to = deal_seats(game)
     count = len(to)
     dealt, stock = state.stock[:count], state.stock[count:]

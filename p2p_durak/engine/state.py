@@ -49,6 +49,8 @@ class Phase(IntEnum):
     NAME_TRUMP = 9  # Король-говно: the King names the trump after the deal
     REVEAL_STOCK = 10  # армянский: a blind lead from the stock waits for its card's reveal
     DEAL_SIXES = 11  # Длинный дурак: before the match's first deal each seat gets a six
+    TURN_UP = 12  # a pre-game phase (pre_phase): chance turns the top stock card face up
+    CAPTURE = 13  # a pre-game phase: the drawer chooses the face-up card his card takes
 
 
 DEAL: Final = 0
@@ -63,6 +65,8 @@ RESHUFFLE: Final = 8
 NAME_TRUMP: Final = 9
 REVEAL_STOCK: Final = 10
 DEAL_SIXES: Final = 11
+TURN_UP: Final = 12
+CAPTURE: Final = 13
 
 
 class Result(NamedTuple):

@@ -60,7 +60,18 @@ _LEAD_SHAPES: dict[str, frozenset[tuple[int, ...]]] = {
     # «Пятерка»: a pair or two pairs with an odd card, trips, quads with an odd card; a single
     # card (the catalogue's recommendation); never a bare pair or a full house
     "patterns:pyaterka": frozenset({(1,), (2, 1), (2, 2, 1), (3,), (4, 1)}),
+    # круглый: «с любой одной карты или с трех карт из одной пары и одной любой карты, или с
+    # пяти карт, где две пары карт и одна любая карта»: the odd card may match a pair (trips,
+    # a pair and trips), the two pairs may be one rank (quads and a card)
+    "patterns:krugly": frozenset({(1,), (2, 1), (3,), (2, 2, 1), (3, 2), (4, 1)}),
 }
+# pre_phase (engine/prephase.py)
+PRE_NONE: Final = 0
+PRE_CAPTURE_ROW: Final = 1
+PRE_CAPTURE_CIRCLE: Final = 2
+PRE_LADDER: Final = 3
+_PRE = {"none": PRE_NONE, "capture_row": PRE_CAPTURE_ROW, "capture_circle": PRE_CAPTURE_CIRCLE,
+        "ladder_deal": PRE_LADDER}
 # counter (a scored game's public count per seat)
 COUNTER_NONE: Final = 0
 COUNTER_BEATEN: Final = 1
@@ -86,9 +97,11 @@ class GameTables:
         "blind",
         "bout_cap",
         "cap",
+        "chain_pass",
         "count_defended",
         "counter",
         "deal_action",
+        "discard_leftovers",
         "dummy",
         "dummy_bit",
         "dummy_by_bout",
@@ -111,6 +124,7 @@ class GameTables:
         "multi_throw",
         "n_cards",
         "n_players",
+        "next_by_attacker",
         "no_trump",
         "order",
         "pair",
@@ -118,6 +132,7 @@ class GameTables:
         "penalty_from_attacker",
         "pogony_max",
         "pogony_sixes",
+        "pre_phase",
         "proezd",
         "proezd_self",
         "rank",
@@ -128,6 +143,7 @@ class GameTables:
         "same_rank",
         "scored_loser",
         "seat_sizes",
+        "seed_after_capture",
         "self_throw",
         "show",
         "show_backward",
@@ -139,6 +155,7 @@ class GameTables:
         "strict",
         "swap_trump",
         "take",
+        "take_unbeaten",
         "team",
         "team_last",
         "throw",
@@ -216,10 +233,12 @@ class GameTables:
         self.rank: tuple[int, ...] = rank
         # занудный's forced leads can cycle for ever: the bout that ends such a game as a draw
         # щелковский: a проездной can be answered by taking back one's own cards, bout after
-        # bout (players who always do so never finish): the same cap
+        # bout (players who always do so never finish): the same cap; круглый: the turn passes
+        # to the taker, so cards nobody can beat shuttle between two players for ever
         self.bout_cap: int = 3 * n_cards if (
             (self.lead_highest and not self.lead_first_only)
-            or rules.transfer_by_showing == "backward_proezdnoy") else NO_LIMIT
+            or rules.transfer_by_showing == "backward_proezdnoy"
+            or rules.next_attacker_after_take == "left_of_attacker") else NO_LIMIT
         self.transfer_on: bool = rules.transfer
         self.transfer_any: bool = rules.transfer_window == "any_unbeaten_same_rank"
         self.transfer_next_opponent: bool = rules.transfer_target == "next_active_opponent"
@@ -250,6 +269,8 @@ class GameTables:
         # с болваном: the dummy's seat throws in and draws but is skipped as attacker, defender
         # and transfer target (`dummy_bit` joins the out mask for those choices); its
         # controller is followed bout by bout, so its games are played through `step`
+        # крестовый: a defender who does not beat passes the attack on (bout.defender_actions)
+        self.chain_pass: bool = rules.take_rule == "chain_pass"
         self.dummy: int = dummy
         self.dummy_bit: int = 1 << dummy if dummy >= 0 else 0
         self.dummy_by_bout: bool = rules.dummy_hand == (("controller", "bout_attacker"),)
@@ -258,7 +279,8 @@ class GameTables:
         # `State.shown` from bit `base_shift` up (0 before anyone's turn)
         self.strict: bool = rules.throw_in_order == "strict_clockwise"
         self.stepwise: bool = (self.show_backward or self.thrown_only or self.stock_lead
-                               or self.blind or dummy >= 0 or self.strict)
+                               or self.blind or dummy >= 0 or self.strict
+                               or self.chain_pass)
         # козырной: a beat records its card in `shown` (the bout's last card), and a defended
         # bout swaps it with the trump card under the stock
         self.swap_trump: bool = rules.trump_change == "swap_on_defence"
@@ -274,6 +296,23 @@ class GameTables:
         self.loss_size: int = rules.immediate_loss_hand_size or 0
         self.refill: int = _REFILL[rules.refill_rule]
         self.rotate: bool = rules.hand_rotation == "left_after_refill"  # круговой
+        # круглый, наборный, крестовый: a pre-game phase turns every card it hands out face up
+        # for everyone, so all hands are public (views.private_view keeps them)
+        self.pre_phase: int = _PRE[rules.pre_phase]
+        params = dict(rules.pre_phase_params)
+        # наборный, `after_capture: seed_and_end`: the card turned after a capture is laid
+        # without comparing and the turn ends (the catalogue's reading (a))
+        self.seed_after_capture: bool = params.get("after_capture") == "seed_and_end"
+        # круглый, `on_stock_empty: discard_leftovers`: a stock run out leaves the table's cards
+        # out of play
+        self.discard_leftovers: bool = params.get("on_stock_empty") == "discard_leftovers"
+        # круглый: a take keeps the beaten pairs out (to the discard), the taker takes the rest
+        self.take_unbeaten: bool = rules.take_rule == "unbeaten_only"
+        # круглый: the next attacker is the attacker's left neighbour, after a defence (bit 0)
+        # and/or after a take (bit 1)
+        self.next_by_attacker: int = \
+            (rules.next_attacker_after_defence == "left_of_attacker") \
+            | (rules.next_attacker_after_take == "left_of_attacker") << 1
         # refill order by (attacker, defender): the attacker, the others clockwise and the
         # defender last, or everybody clockwise from the attacker
         defender_last = rules.refill_order == "attacker_others_defender_last"

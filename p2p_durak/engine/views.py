@@ -56,6 +56,9 @@ def private_view(state: State, seat: int) -> State:
     """The partial view `seat` holds of `state`: its own hand (оборотный: every hand but its
     own), the public cards, nothing else."""
     n = state.game.n_players
+    if state.game.tables.pre_phase:
+        # круглый, наборный, крестовый: every card reached its hand face up, seen by all
+        return state._replace(stock=(UNKNOWN,) * len(state.stock), reveal_card=UNKNOWN)
     if state.game.tables.blind:
         # оборотный: «игрок не видит своих карт, а соперник их видит»: every hand but his own
         hands = tuple(0 if s == seat else state.hands[s] for s in range(n))

@@ -70,6 +70,17 @@ LINES: dict[str, tuple[str, str]] = {
     "GameOverDraw": ("The game is a draw", "Ничья"),
     "GameOverWinners": ("Winner: {who}", "Победитель: {who}"),
     "Scores": ("{line} (scores: {scores})", "{line} (очки: {scores})"),
+    # pre-game phases (наборный, круглый, крестовый)
+    "TurnedUpLayout": ("Face up: {card}", "Открыта: {card}"),
+    "TurnedUp": ("{who} turns {card}", "{who} открывает {card}"),
+    "Laid": ("{card} stays face up", "{card} остаётся на столе"),
+    "Captured": ("{who} takes {target} with {card}", "{who} забирает {target} картой {card}"),
+    "Swept": ("{who} takes the rest: {n} {cards_word}",
+              "{who} забирает остальные: {n} {cards_word}"),
+    "SweptCards": ("{who} takes the rest: {cards}", "{who} забирает остальные: {cards}"),
+    "PlacedFirst": ("{whom} gets {card}", "{whom}: {card}"),
+    "Placed": ("{card} → {whom}", "{card} → {whom}"),
+    "ChainPassed": ("{who} takes {took}, {card} → {whom}", "{who} берёт {took}, {card} → {whom}"),
 }
 
 
@@ -205,6 +216,30 @@ class EventLines:
             return "Left", {"who": who(event.seat), "cards": cards(event.cards)}
         if isinstance(event, E.GameOver):
             return "GameOver", {}
+        return self._pre_phase(event)
+
+    def _pre_phase(self, event: E.Event) -> tuple[str, dict[str, object]]:
+        """The lines of the pre-game phases (наборный)."""
+        who, card = self.who, self.card
+        if isinstance(event, E.TurnedUp):
+            if event.seat < 0:
+                return "TurnedUpLayout", {"card": card(event.card)}
+            return "TurnedUp", {"who": who(event.seat), "card": card(event.card)}
+        if isinstance(event, E.Laid):
+            return "Laid", {"card": card(event.card)}
+        if isinstance(event, E.Captured):
+            return "Captured", {"who": who(event.seat), "card": card(event.card),
+                                "target": card(event.target)}
+        if isinstance(event, E.Placed):
+            return ("PlacedFirst" if event.seat < 0 else "Placed",
+                    {"card": card(event.card), "whom": who(event.onto)})
+        if isinstance(event, E.ChainPassed):
+            return "ChainPassed", {"who": who(event.seat), "took": card(event.took),
+                                   "card": card(event.card), "whom": who(event.to)}
+        if isinstance(event, E.Swept):
+            if self.detail:
+                return "SweptCards", {"who": who(event.seat), "cards": self.cards(event.cards)}
+            return "Swept", {"who": who(event.seat), "n": len(event.cards)}
         raise LookupError(f"no line for the engine event {type(event).__name__}")
 
     def _game_over(self, event: E.GameOver) -> str:

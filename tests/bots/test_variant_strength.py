@@ -12,6 +12,7 @@ VARIANTS += ["s_jokerom", "s_dvumya_jokerami", "pustyshka", "bolshoy", "zanudny"
 VARIANTS += ["shchelkovsky"]
 VARIANTS += ["armyansky_1", "albansky", "app_dlinny"]
 VARIANTS += ["oborotny"]
+VARIANTS += ["naborny", "krugly", "krestovy"]
 GAMES = 40
 
 

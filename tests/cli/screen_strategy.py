@@ -53,8 +53,9 @@ def choose_key(screen: str) -> str | None:
     if key is not None:
         return key
     keys_line = screen.rstrip("\n").split("\n")[-1]
-    for hint, key in (("T take", "t"), ("T беру", "t"), ("P ", "p"), ("S show", "s"),
-                      ("S показать", "s")):
+    # a pre-game capture: Enter takes the chosen face-up card
+    for hint, key in (("Enter take", "\r"), ("Enter забрать", "\r"), ("T take", "t"),
+                      ("T беру", "t"), ("P ", "p"), ("S show", "s"), ("S показать", "s")):
         if hint in keys_line:
             return key
     return None

@@ -103,7 +103,8 @@ def deck_order(game: Game, hands: Sequence[str], trump: str | None = None,
 
 _NAMES = {A.LEAD: "lead", A.THROW: "throw", A.BEAT: "beat", A.TRANSFER: "transfer",
           A.SHOW: "show", A.TAKE: "take", A.PASS: "pass", A.CLAIM: "claim",
-          A.NO_TRUMP: "no_trump", A.LEAD_STOCK: "lead_stock"}
+          A.NO_TRUMP: "no_trump", A.LEAD_STOCK: "lead_stock",
+          A.CAPTURE: "capture", A.CHAIN: "chain"}
 _KINDS = {v: k for k, v in _NAMES.items()}
 _SUITS = ("spades", "clubs", "diamonds", "hearts")
 

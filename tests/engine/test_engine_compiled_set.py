@@ -21,6 +21,8 @@ PYTHON_ON_PURPOSE = {
     "entry": "apply/step take any object from the network and refuse it with IllegalAction "
              "(a compiled function would raise TypeError on a wrongly typed argument)",
     "errors": "an Enum with tuple values, which mypyc mis-compiles; only raised, never hot",
+    "prephase": "the pre-game phases (наборный, круглый, крестовый): some forty chance steps "
+                "once per game, before the first bout",
     "presets": "data read once per table",
     "rules": "RuleSet validation, once per game; the hot path reads engine/tables.py",
     "verdicts": "a concession, at most once a game",

@@ -18,8 +18,11 @@ import test_variants_dvukhkozyrny
 import test_variants_korol_govno
 import test_variants_korolevsky
 import test_variants_kozyrny
+import test_variants_krestovy
+import test_variants_krugly
 import test_variants_krugovoy
 import test_variants_magadansky
+import test_variants_naborny
 import test_variants_navalenny
 import test_variants_nevidimy
 import test_variants_oborotny
@@ -52,6 +55,7 @@ MODULES += (test_variants_shchelkovsky,)
 MODULES += (test_variants_armyansky, test_variants_albansky, test_variants_dlinny)
 MODULES += (test_variants_oborotny,)
 MODULES += (test_variants_s_bolvanom,)
+MODULES += (test_variants_naborny, test_variants_krugly, test_variants_krestovy)
 CITED = [quote for module in MODULES for quote in citations._cited(module)]
 
 
