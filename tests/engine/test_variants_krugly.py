@@ -115,7 +115,7 @@ def test_a_stock_run_out_leaves_the_table_to_the_next_player() -> None:
     """000_0a1bcdd496bc6662.txt: «После того, как карты на столе будут разобраны, игроки
     начинают играть по другим правилам.» — with the trump ace in the centre nobody can beat
     it; when the stock is gone the player whose turn it would be takes the rest (the
-    catalogue's «Ромашка» rule)."""
+    catalogue's "Ромашка" rule)."""
     game = make_game(RULES, 3, dealer=2)
     c = game.deck.parse
     deck = order(game, f"{LAYOUT} A♥")
