@@ -382,6 +382,8 @@ def deal_seats(game: Game) -> tuple[int, ...]:
     dealer's left (SP3); Длинный дурак's shorter hands are skipped once full."""
     n = game.n_players
     sizes = game.tables.seat_sizes
+    if game.rules.deal_mode == "none":
+        return ()  # a pre-game phase hands the cards out (engine/prephase.py)
     if not sizes:
         count = game.n_cards if game.rules.deal_mode == "whole_deck" \
             else n * game.rules.hand_size
