@@ -7,6 +7,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from p2p_durak.bots.base import Bot
+from p2p_durak.bots.circle import circle_action
 from p2p_durak.bots.heuristic import EASY, STRONG, heuristic_action
 from p2p_durak.bots.knowledge import Knowledge
 from p2p_durak.bots.random_bot import RandomBot as _UniformPolicy
@@ -66,11 +67,15 @@ MEDIUM = STRONG
 
 class MediumBot(MemoryBot):
     """The heuristic, plus exact accounting of every public card: it leads and throws in
-    what the defender cannot hold a beater for."""
+    what the defender cannot hold a beater for. Круговой changes two things (`circle`)."""
 
     level = "medium"
 
     def decide(self, view: State, options: tuple[Action, ...]) -> Action:
+        if view.game.tables.rotate:
+            action = circle_action(view, self.seat, options)
+            if action is not None:
+                return action
         return heuristic_action(view, self.seat, options, self.memory.possible(view), MEDIUM)
 
 
