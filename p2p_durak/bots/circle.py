@@ -8,9 +8,10 @@ seeded medium-vs-random arenas, docs/bots.md):
 
 - While the stock lasts, no throw-ins before a take: a thrown card the defender beats only
   drains the stock faster (both refill), and one he cannot beat is taken and passed back on.
-- Once the stock is empty and the view hides no card (heads-up, as soon as the hands have
-  swapped once: each saw the hand it passed), look one move ahead: play every legal move out
-  to the end with the strong heuristic for all seats and keep the move whose game ends best.
+- Once the view knows every card — the stock empty or down to its face-up trump card, and no
+  hidden hand card (heads-up, each has seen both hands by then: the one it passed and the one
+  it got) — look one move ahead: play every legal move out to the end with the strong
+  heuristic for all seats and keep the move whose game ends best.
   Who goes out depends on which hand each seat holds in the last bouts, which a fixed rule
   does not see and a playout does.
 """
@@ -27,13 +28,14 @@ from p2p_durak.engine.state import BOUT
 from p2p_durak.engine.state import LEAD as PHASE_LEAD
 
 
-def circle_action(view: State, seat: int, options: Sequence[Action]) -> Action | None:
-    """The круговой move for `seat` when one of the two changes applies, else None (play the
-    usual heuristic)."""
+def circle_action(view: State, seat: int, options: Sequence[Action],
+                  usual: Action) -> Action | None:
+    """The круговой move for `seat` when one of the two changes applies, else None (play
+    `usual`, the heuristic's move)."""
     if view.phase not in (PHASE_LEAD, BOUT) or len(options) < 2:
         return None
-    if not view.stock and not any(view.hidden):
-        return _best_playout(view, seat, options)
+    if all(card >= 0 for card in view.stock) and not any(view.hidden):
+        return _best_playout(view, seat, options, usual)
     pass_ = Action(PASS, seat)
     if view.stock and view.phase == BOUT and seat != view.defender and not view.taking \
             and pass_ in options:
@@ -41,14 +43,15 @@ def circle_action(view: State, seat: int, options: Sequence[Action]) -> Action |
     return None
 
 
-def _best_playout(view: State, seat: int, options: Sequence[Action]) -> Action:
-    """The option whose heuristic playout ends best for `seat` (the first of equals; a playout
-    cut off by its cap counts as a draw)."""
+def _best_playout(view: State, seat: int, options: Sequence[Action], usual: Action) -> Action:
+    """The option whose heuristic playout ends best for `seat`: `usual` when it is among the
+    best, else the first of them (a playout cut off by its cap counts as a draw)."""
     game = view.game
-    best, best_value = options[0], -1.0
+    values: dict[Action, float] = {}
     for action in options:
         end = play_out(step(view, action), STRONG, True)
-        value = outcome(end.result, seat, game.team) if end.result is not None else 0.5
-        if value > best_value:
-            best, best_value = action, value
-    return best
+        values[action] = outcome(end.result, seat, game.team) if end.result is not None else 0.5
+    top = max(values.values())
+    if values.get(usual) == top:
+        return usual
+    return next(action for action in options if values[action] == top)

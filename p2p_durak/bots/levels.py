@@ -72,11 +72,10 @@ class MediumBot(MemoryBot):
     level = "medium"
 
     def decide(self, view: State, options: tuple[Action, ...]) -> Action:
+        usual = heuristic_action(view, self.seat, options, self.memory.possible(view), MEDIUM)
         if view.game.tables.rotate:
-            action = circle_action(view, self.seat, options)
-            if action is not None:
-                return action
-        return heuristic_action(view, self.seat, options, self.memory.possible(view), MEDIUM)
+            return circle_action(view, self.seat, options, usual) or usual
+        return usual
 
 
 LEVELS = ("random", "easy", "medium", "hard")
