@@ -39,6 +39,7 @@ STYLE = Style([
     ("card.marked", "bg:#87d7ff"),
     ("card.cursor", "bg:#ffd75f underline"),
     ("card.target", "bg:#ffd75f"),
+    ("card.back", "bg:#5f5f87 #ffffff"),  # верю не верю: a card face down
     ("target.marker", "#ffd75f bold"),
     ("hand.label", "#87afaf"),
     ("waiting", "#ffd75f bold"),
@@ -67,7 +68,7 @@ STYLE = Style([
 # Letters by physical key: a Russian layout sends the Cyrillic letter of the same key.
 LATIN = "qwertyuiop[]asdfghjkl;'zxcvbnm,."
 CYRILLIC = "йцукенгшщзхъфывапролджэячсмитьбю"
-LETTER_KEYS = "bcdhklnpqrst"
+LETTER_KEYS = "bcdhklnpqrstv"
 NAMED_KEYS: dict[str, Any] = {
     "left": Keys.Left, "right": Keys.Right, "up": Keys.Up, "down": Keys.Down,
     "home": Keys.Home, "end": Keys.End, "enter": Keys.ControlM, "tab": Keys.Tab,

@@ -134,6 +134,12 @@ CATALOGUE: dict[str, tuple[str, str]] = {
                       "Отбивайтесь: побейте карты или возьмите (T)."),
     "prompt.defend_transfer": ("Defend: beat, transfer (R) or take (T).",
                                "Отбивайтесь: побейте, переведите (R) или возьмите (T)."),
+    "prompt.cover": ("Defend face down: lay any card on an attack card (a bluff stands unless "
+                     "doubted), or take (T).",
+                     "Отбивайтесь в закрытую: положите любую карту на атакующую (блеф проходит, "
+                     "если не усомнятся) или возьмите (T)."),
+    "prompt.doubt": ("Doubt a face-down card (V), throw in, or pass (P).",
+                     "Усомнитесь в закрытой карте (V), подкиньте или скажите «бито» (P)."),
     "prompt.name_trump": ("You are the King: name the trump — press a card of that suit.",
                           "Вы Король: назначьте козырь — нажмите карту этой масти."),
     "key.name_trump": ("1-9 name its suit", "1-9 масть карты"),
@@ -208,6 +214,8 @@ CATALOGUE: dict[str, tuple[str, str]] = {
     "key.proezdnoy": ("S проездной: show trump, cards go back",
                       "S проездной: показать козырь, карты назад"),
     "key.beat": ("B beat selected", "B побить выбранную"),
+    "key.cover": ("B cover selected face down", "B закрыть выбранную"),
+    "key.doubt": ("V I doubt it", "V сомневаюсь"),
     "key.claim": ("S show lowest trump", "S показать младший козырь"),
     "key.no_trump": ("P no trump", "P нет козыря"),
     "key.help": ("? help", "? помощь"),
@@ -221,6 +229,8 @@ CATALOGUE: dict[str, tuple[str, str]] = {
     "no_card": ("There is no card there.", "Там нет карты."),
     "no_target": ("There is no uncovered attack card to beat.",
                   "На столе нет непокрытой карты."),
+    "no_face_down": ("There is no face-down card on the table to doubt.",
+                     "На столе нет закрытой карты, чтобы сомневаться."),
     "mixed_ranks": ("Marked cards must be of one rank.",
                     "Отмеченные карты должны быть одного достоинства."),
     "not_now": ("That is not possible now.", "Сейчас так нельзя."),
@@ -271,6 +281,7 @@ CATALOGUE: dict[str, tuple[str, str]] = {
         "S             show a trump: your lowest one, or to transfer by showing\n"
         "              (щелковский «проездной»: the cards go back to the previous player)\n"
         "K             lead the top card of the stock, unseen (армянский)\n"
+        "V             верю не верю: «I doubt it» about the latest face-down card\n"
         "N             next game, once this one is over\n"
         "L             switch language   ? help   Q leave   Ctrl-C quit\n"
         "Mouse         click a card to play it, an attack card to choose it",
@@ -285,6 +296,7 @@ CATALOGUE: dict[str, tuple[str, str]] = {
         "S (Ы)         показать козырь: младший, или для перевода показом\n"
         "              (щелковский «проездной»: карты уходят назад, предыдущему игроку)\n"
         "K (Л)         ход верхней картой колоды, не глядя (армянский)\n"
+        "V (М)         верю не верю: «сомневаюсь» в последней закрытой карте\n"
         "N (Т)         следующая партия, когда эта окончена\n"
         "L (Д)         язык   ? помощь   Q (Й) выйти   Ctrl-C выход из игры\n"
         "Мышь          щелчок по карте — ход ею, по карте на столе — выбрать её"),

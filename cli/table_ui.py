@@ -24,7 +24,8 @@ SHIFT_DIGIT_KEYS = "!@#$%^&*()"
 """Keys that pick hand cards 1…10 and 11…20."""
 
 # What a kind of action is worth to a card pressed without saying what to do with it.
-_PREFERENCE = (A.CLAIM, A.LEAD, A.THROW, A.BEAT, A.TRANSFER, A.SHOW, A.CHAIN)
+_PREFERENCE = (A.CLAIM, A.LEAD, A.THROW, A.BEAT, A.COVER, A.TRANSFER, A.SHOW, A.CHAIN)
+_BEATS = (A.BEAT, A.COVER)  # верю не верю: a cover is laid face down
 
 
 @dataclass
@@ -196,7 +197,9 @@ class TableUi:
             if target is None:
                 self.notice = notice_of("no_target")
                 return None
-            return Action(A.BEAT, self.me, (card,), target)
+            return Action(self._beat_kind(), self.me, (card,), target)
+        if name == "doubt":
+            return self._doubt()
         if name == "take":
             return self._simple(A.TAKE)
         if name == "lead_stock":  # армянский: lead the top stock card unseen
@@ -220,6 +223,23 @@ class TableUi:
                 return None if card is None else Action(A.CLAIM, self.me, (card,))
             return self._with_card(A.SHOW, hand)
         return None
+
+    def _beat_kind(self) -> int:
+        state = self.state
+        return A.COVER if state is not None and state.game.tables.face_down else A.BEAT
+
+    def _doubt(self) -> Action | None:
+        """верю не верю: «сомневаюсь» about the latest face-down cover (the rightmost)."""
+        doubts = self._legal_of(A.CHALLENGE)
+        if doubts:
+            return max(doubts, key=lambda a: a.target)
+        state = self.state
+        covered = [] if state is None else [i for i, c in enumerate(state.covers)
+                                            if c != UNKNOWN]
+        if not covered:
+            self.notice = notice_of("no_face_down")
+            return None
+        return Action(A.CHALLENGE, self.me, (), covered[-1])  # the engine says why not
 
     def _point_at(self, position: int, hand: list[int]) -> None:
         self.cursor = position
@@ -287,8 +307,8 @@ class TableUi:
                 and not (a.kind in (A.LEAD, A.THROW) and len(a.cards) > 1)]
         if uses:
             best = min(uses, key=lambda a: _PREFERENCE.index(a.kind))  # beats: leftmost first
-            if best.kind == A.BEAT:
-                chosen = [a for a in uses if a.kind == A.BEAT and a.target == self.target]
+            if best.kind in _BEATS:
+                chosen = [a for a in uses if a.kind == best.kind and a.target == self.target]
                 return chosen[0] if chosen else best
             return best
         # nothing legal: try the natural move, so the engine says why not
@@ -299,7 +319,8 @@ class TableUi:
         if state.phase == BOUT:
             if self.me == state.defender:
                 target = self.target if self.target is not None else self._first_target()
-                return Action(A.BEAT, self.me, (card,), 0 if target is None else target)
+                return Action(self._beat_kind(), self.me, (card,),
+                              0 if target is None else target)
             return Action(A.THROW, self.me, (card,))
         self.notice = notice_of("not_now")
         return None

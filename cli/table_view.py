@@ -37,7 +37,16 @@ from p2p_durak.engine import actions as A
 from p2p_durak.engine.cards import NO_SUIT, cards_of
 from p2p_durak.engine.presets import PRESETS
 from p2p_durak.engine.setup import JOKER_ROUND, claim_round
-from p2p_durak.engine.state import BOUT, CAPTURE, CLAIM, DEAL, LEAD, NAME_TRUMP, TURN_UP
+from p2p_durak.engine.state import (
+    BOUT,
+    CAPTURE,
+    CLAIM,
+    DEAL,
+    FACE_DOWN,
+    LEAD,
+    NAME_TRUMP,
+    TURN_UP,
+)
 from p2p_durak.engine.tables import PRE_LADDER
 from p2p_durak.node.api import TableSnapshot
 from p2p_durak.protocol.messages import TimeoutPolicy, TurnTimer
@@ -137,8 +146,9 @@ def _header(snap: TableSnapshot, cards: CardText, look: Look, width: int) -> Lin
         parts.append(("class:header", " + "))
         parts.append((f"class:card {cards.style(state.hidden_trump)}",
                       f" {cards(state.hidden_trump)} "))
+    discarded = state.discard.bit_count() + state.n_buried  # верю не верю: face down too
     parts.append(("class:header", f" · {m('stock', n=len(state.stock))}"
-                                  f" · {m('discard', n=state.discard.bit_count())}"))
+                                  f" · {m('discard', n=discarded)}"))
     right = m("key.help") + " "
     if snap.deadline is not None:
         right = m("timer.left", s=max(0, int(snap.deadline + 0.999))) + "  " + right
@@ -263,8 +273,13 @@ def _table(ui: TableUi, cards: CardText, look: Look, post: Post | None) -> list[
         on_click = None if post is None else (lambda i=index: post(f"click:target:{i}"))
         attacks.append(clickable(style, f" {cards(attack):>3} ", on_click))
         cover = state.covers[index]
-        if cover >= 0:
+        if cover >= 0 and state.game.tables.face_down:
+            # верю не верю: face down; its author sees which card he laid, in brackets
+            covers.append(("class:card.back", f"[{cards(cover):>3}]"))
+        elif cover >= 0:
             covers.append((f"class:card {cards.style(cover)}", f" {cards(cover):>3} "))
+        elif cover == FACE_DOWN:
+            covers.append(("class:card.back", " ▒▒▒ "))
         else:
             covers.append(("class:dim", "  ·  "))
         for line in (marks, attacks, covers):
@@ -432,7 +447,11 @@ def _prompt(ui: TableUi, look: Look) -> str:
     if state.phase == BOUT and ui.me == state.defender:
         if A.CHAIN in kinds:  # крестовый: a defender who does not beat passes the card on
             return m("prompt.defend_chain")
+        if A.COVER in kinds:
+            return m("prompt.cover")
         return m("prompt.defend_transfer" if kinds & {A.TRANSFER, A.SHOW} else "prompt.defend")
+    if A.CHALLENGE in kinds:
+        return m("prompt.doubt")
     if state.taking:
         return m("prompt.throw_after_take")
     return m("prompt.throw")
@@ -457,6 +476,12 @@ def _keys(ui: TableUi, look: Look) -> Line:
             hints.append(m("key.chain"))
         if any(a.kind == A.THROW and len(a.cards) > 1 for a in snap.legal):
             hints.append(m("key.mark"))  # погонный: mark a pair, Enter throws it in at once
+        if A.COVER in kinds:
+            hints.append(m("key.play"))  # верю не верю: a card laid face down
+            if len(ui.open_targets()) > 1:
+                hints.append(m("key.cover"))
+        if A.CHALLENGE in kinds:
+            hints.append(m("key.doubt"))
         if A.BEAT in kinds and len(ui.open_targets()) > 1:
             hints.append(m("key.beat"))
         if A.TAKE in kinds:

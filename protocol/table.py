@@ -17,7 +17,10 @@ Intent payload (the `Intent.action` bytes, canonical msgpack):
     [0, deck message bytes]                          a deck protocol step
     [1, engine action, [[slot, tokens bytes|nil]...]]  a move, with each card's slot and, for a
                                                      card nobody has seen, the author's reveal
-                                                     tokens for it
+                                                     tokens for it (верю не верю: a face-down
+                                                     cover is its public form, without its
+                                                     card, and one [slot, nil]: the slot moves
+                                                     to the table unopened)
     [2, suit]                                        невидимый: the dealer's party, who alone
                                                      was shown the bottom stock card, announces
                                                      its suit (then proves it, a ClassOp)
@@ -440,6 +443,7 @@ class TableMachine:
     table_slots: list[int] = field(default_factory=list)
     locked_slots: dict[int, list[int]] = field(default_factory=dict)  # магаданский, per seat
     discard_slots: list[int] = field(default_factory=list)
+    cover_slots: dict[int, int] = field(default_factory=dict)  # верю не верю: face-down covers
     hidden_slot: int = -1
     trump_slot: int = -1
     claims: list[_Claim] = field(default_factory=list)
@@ -497,6 +501,7 @@ class TableMachine:
         twin.table_slots = list(self.table_slots)
         twin.locked_slots = {k: list(v) for k, v in self.locked_slots.items()}
         twin.discard_slots = list(self.discard_slots)
+        twin.cover_slots = dict(self.cover_slots)
         twin.claims = list(self.claims)
         twin.votes = dict(self.votes)
         twin.lead_checks = list(self.lead_checks)
@@ -706,6 +711,13 @@ class TableMachine:
         if action.kind == A.CAPTURE:  # a face-up table card, open to all
             return codec.encode((MOVE, eng.encode_action(action), openings))
         mine = self.hand_slots.get(action.seat, [])
+        if action.kind == A.COVER:
+            # верю не верю: the card stays closed; the others learn only which slot moved
+            slot = next((s for s in mine if self._card_in(s) == action.cards[0]), None)
+            if slot is None:
+                raise TableReject(self.party, "that card is not in a slot of this hand")
+            return codec.encode((MOVE, eng.encode_action(A.public_form(action)),
+                                 ((slot, None),)))
         for card in action.cards:
             slot = next((s for s in mine if self._card_in(s) == card), None)
             if slot is None:
@@ -922,6 +934,8 @@ class TableMachine:
         position = A.pick_position(action)
         if position >= 0:
             return self._apply_pick(party, action, position, openings)
+        if action.kind == A.COVER:
+            return self._apply_cover(party, seat, action, openings)
         # a pre-game capture names a face-up table card, open to all: no slot of a hand
         if len(openings) != (0 if action.kind == A.CAPTURE else len(action.cards)):
             raise TableReject(party, "one opening per card of a hand", "malformed")
@@ -1000,6 +1014,32 @@ class TableMachine:
         if self.state is not None and action.seat == self.state.game.dummy:
             return self._controls_dummy(party)  # с болваном: the controller plays the dummy
         return action.seat == seat or self._claims_for(seat, action)
+    def _apply_cover(self, party: int, seat: int, action: eng.Action,
+                     openings: tuple[object, ...]) -> list[TableEvent]:
+        """верю не верю: a face-down cover names its slot and no card. Its author's machine
+        applies it with the card (it knows its own slot), every other the public form; the slot
+        goes to the table unopened, to be opened by its owner's tokens if doubted."""
+        if action.cards or len(openings) != 1:
+            raise TableReject(party, "a face-down cover names one slot and no card", "malformed")
+        slot, tokens = self._parse_opening(party, openings[0])
+        if tokens is not None:
+            raise TableReject(party, "a face-down cover is not opened", "malformed")
+        if slot not in self.hand_slots.get(seat, []):
+            raise TableReject(party, f"slot {slot} is not in seat {seat}'s hand", "forged")
+        local = action
+        if seat == self.my_seat:
+            card = self._card_in(slot)
+            assert card is not None  # its own hand: every slot was shown to it
+            local = A.cover(seat, card, action.target)
+        assert self.state is not None
+        try:
+            eng.apply(self.state, local)
+        except eng.IllegalAction as exc:
+            raise TableReject(party, exc.message("en"), exc.code) from exc
+        self.hand_slots[seat].remove(slot)
+        self.table_slots.append(slot)
+        self.cover_slots[action.target] = slot
+        return self._engine(local)
 
     def _check_opening(self, party: int, slot: int, card: int, tokens: Tokens) -> None:
         found = self.deck.slots[slot].view_of(party)
@@ -1352,12 +1392,27 @@ class TableMachine:
                 self.hand_slots[ev.seat] += kept
                 self.table_slots = [s for s in self.table_slots if s not in kept]
                 return []
+            # верю не верю: face-down covers a doubter took are shown to him alone
+            party = self.party_of_seat[ev.seat]
+            grants = [(s, (party,)) for s in self.table_slots if self.deck.slots[s].card is None
+                      and party not in self.deck.slots[s].viewers]
+            if party == self.party and self.state is not None and before.game.tables.face_down:
+                # a face-down cover from an open slot (a card its owner took face up before):
+                # its card is public already, the taker's view only has to be told
+                known = self.state.hands[ev.seat]
+                opened = tuple(c for c in (self.deck.slots[s].card for s in self.table_slots)
+                               if c is not None and not (known >> c) & 1)
+                if opened:
+                    self.state = eng.learn(self.state, ev.seat, opened)
+                    self._learned_now += opened
             self.hand_slots[ev.seat] += self.table_slots
             self.table_slots = []
-            return []
+            self.cover_slots = {}
+            return grants
         if isinstance(ev, E.Discarded):
-            self.discard_slots += self.table_slots
+            self.discard_slots += self.table_slots  # (face-down covers too, never opened)
             self.table_slots = []
+            self.cover_slots = {}
             return []
         if isinstance(ev, E.Claimed):
             hand = tuple(self.hand_slots[ev.seat])
@@ -1444,6 +1499,17 @@ class TableMachine:
         if phase == Phase.LOT:
             self._step_counter += 1
             return self._begin(CoinOp(f"lot:{self._step_counter}"))
+        if phase == Phase.CHALLENGE:
+            # верю не верю: the doubted cover is opened by its owner's tokens, with their proof:
+            # a defender cannot make it open as another card
+            slot = self.cover_slots[state.doubt[1]]
+            public = self.deck.slots[slot].card
+            if public is not None:  # a card taken face up before: its slot is open already
+                return self._engine(A.reveal(public))
+            self._step_counter += 1
+            self._pending_chance = "reveal"
+            return self._begin(RevealOp(f"doubt:{self._step_counter}", (slot,),
+                                        by=self.party_of_seat[state.defender]))
         if phase == Phase.RESHUFFLE:
             # отбойный: every party re-masks and permutes the face-down stock and the bout's
             # open cards, with its proofs; the trump card stays face up at the bottom

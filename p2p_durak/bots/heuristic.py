@@ -28,6 +28,8 @@ from p2p_durak.engine import (
 from p2p_durak.engine.actions import (
     BEAT,
     CHAIN,
+    CHALLENGE,
+    COVER,
     LEAD,
     PASS,
     SHOW,
@@ -95,7 +97,8 @@ def heuristic_action(state: State, seat: int, options: Sequence[Action] | None =
         elif seat == state.defender:
             action = _defend(state, seat, options, possible, style)
         else:
-            action = _throw(state, seat, possible, style)
+            doubt = _doubt(state, seat, possible) if state.game.tables.face_down else None
+            action = doubt if doubt is not None else _throw(state, seat, possible, style)
     elif phase == NAME_TRUMP:
         return _name_trump(state, seat)
     elif phase == CAPTURE:
@@ -276,7 +279,25 @@ def _defend(state: State, seat: int, options: Sequence[Action] | None,
             and len(state.table) <= style.keep_trump_table):
         return take
     index = max(plan, key=lambda i: values[state.table[i]])
-    return Action(BEAT, seat, (plan[index],), index)
+    # верю не верю: the same card, laid face down (no bluffs: an honest cover survives a doubt)
+    return Action(COVER if game.tables.face_down else BEAT, seat, (plan[index],), index)
+
+
+def _doubt(state: State, seat: int, possible: Sequence[int] | None) -> Action | None:
+    """верю не верю: «сомневаюсь» about a cover that cannot beat its attack card — known to
+    (a determinized deal in a playout), or, with card memory, when no card the defender may
+    have held beats it; None when every cover may be true, or without memory."""
+    if possible is None or (state.taking and not state.game.tables.doubt_after_take):
+        return None
+    beaters = state.game.beaters(state.trump)
+    held = possible[state.defender]
+    for index, cover in enumerate(state.covers):
+        if cover == UNKNOWN:
+            continue
+        attack = state.table[index]
+        if not beaters[attack] & ((1 << cover) if cover >= 0 else held):
+            return Action(CHALLENGE, seat, (), index)
+    return None
 
 
 def _chain_pass(state: State, seat: int, values: Sequence[int],

@@ -28,9 +28,9 @@ from collections.abc import Sequence
 
 from p2p_durak.bots.features import bits, trump_mask
 from p2p_durak.engine import CHANCE, UNKNOWN, Action, Game, State
-from p2p_durak.engine.actions import CLAIM, NO_TRUMP, REVEAL, TAKE
+from p2p_durak.engine.actions import CLAIM, COVER, NO_TRUMP, REVEAL, TAKE
 from p2p_durak.engine.setup import JOKER_ROUND, JOKERS, claim_round, claim_suit
-from p2p_durak.engine.state import REVEAL_TRUMP, known_cards
+from p2p_durak.engine.state import FACE_DOWN, REVEAL_TRUMP, known_cards
 
 SOFT_WEIGHT = 0.5
 """How often a determinization honours a soft hint (a take instead of a possible beat)."""
@@ -59,6 +59,9 @@ class Knowledge:
             return
         for s in range(game.n_players):
             if s == self.seat:
+                continue
+            if action.kind == COVER and not action.cards and action.seat == s:
+                self._covered_unseen(before, after, s)
                 continue
             revealed = self._revealed_from_hidden(before, action, s)
             for card in revealed:
@@ -99,6 +102,16 @@ class Knowledge:
         """оборотный: these cards of seat `s`'s hidden slots were shown to this seat."""
         for card in cards:
             self._remove_slot(s, card)
+
+    def _covered_unseen(self, before: State, after: State, s: int) -> None:
+        """верю не верю: seat `s` laid a card face down. It left a hidden slot (the most
+        narrowed group that could have held it) or was one of his known cards; those known
+        cards are hidden now (nothing says which went), a free group: sound either way."""
+        if before.hidden[s]:
+            self._remove_slot(s, -1)
+        extra = after.hidden[s] - max(before.hidden[s] - 1, 0)
+        if extra > 0:
+            self.groups[s].append([extra, 0, 0])
 
     def _revealed_from_hidden(self, before: State, action: Action, s: int) -> list[int]:
         """Cards of `action` that came out of seat `s`'s hidden part."""
@@ -207,10 +220,15 @@ def determinize(view: State, knowledge: Knowledge, rng: random.Random) -> State:
     # магаданский: the locked cards nobody has seen
     locked = tuple(tuple(rest.pop() if card == UNKNOWN else card for card in pile)
                    for pile in view.locked)
+    # верю не верю: the face-down covers and the discarded ones this view has not seen
+    covers = tuple(rest.pop() if card == FACE_DOWN else card for card in view.covers)
+    buried = view.buried
+    for _ in range(view.n_buried - buried.bit_count()):
+        buried |= 1 << rest.pop()
     reveal_card = view.reveal_card
     if view.hidden_trump == UNKNOWN and reveal_card == UNKNOWN and view.phase > REVEAL_TRUMP:
         reveal_card = rest.pop()
     if rest:
         raise AssertionError(f"{len(rest)} unseen cards have no place in the view")
     return view._replace(hands=tuple(hands), hidden=(0,) * game.n_players, stock=tuple(stock),
-                         reveal_card=reveal_card, locked=locked)
+                         reveal_card=reveal_card, locked=locked, covers=covers, buried=buried)

@@ -27,6 +27,7 @@ from p2p_durak.engine import (
     legal_actions,
     new_game,
 )
+from p2p_durak.engine import actions as A
 from p2p_durak.engine import events as E
 
 MAX_SEAT_ACTIONS = 2000
@@ -88,8 +89,9 @@ class LocalTable:
         self.log.append(action)
         if self.state.game.tables.blind:
             self.hand_order.sync(self.state)
-        for bot in self.bots:
-            bot.observe(action)
+        for seat, bot in enumerate(self.bots):
+            # верю не верю: only the author's feed names a face-down card
+            bot.observe(action if seat == action.seat else A.public_form(action))
         if self.state.game.tables.blind:
             self._feed_blind(events)
             return
@@ -97,8 +99,9 @@ class LocalTable:
             if isinstance(event, (E.Dealt, E.HandsRotated)):  # круговой: a new hand each
                 for seat, bot in enumerate(self.bots):
                     bot.learn(cards_of(self.state.hands[seat]))
-            elif isinstance(event, (E.Drew, E.Unlocked)):  # магаданский: an unlocked card
-                # круговой: a card drawn and then passed on is no longer this seat's to learn
+            elif isinstance(event, (E.Drew, E.Unlocked, E.Took)):
+                # магаданский: an unlocked card; верю не верю: the face-down covers a doubter
+                # took; круговой: a card drawn and then passed on is no longer this seat's
                 hand = self.state.hands[event.seat]
                 self.bots[event.seat].learn(tuple(c for c in event.cards if (hand >> c) & 1))
 

@@ -36,6 +36,9 @@ class Kind(IntEnum):
     LEAVE = 16  # the seat leaves the table between bouts (never in `legal_actions`)
     CAPTURE = 17  # a pre-game phase: the drawn card takes this face-up card (cards: it)
     CHAIN = 18  # крестовый: lay this card for the next player, taking the first card of the move
+    COVER = 19  # верю не верю: cover an attack card face down (target: its index); the card is
+    # named in a full state and its author's view, not in the public form the others apply
+    CHALLENGE = 20  # верю не верю: «сомневаюсь» about the cover at `target`
 
 
 # Module-level ints: the engine's hot paths compare these, not enum members.
@@ -58,15 +61,17 @@ LEAD_STOCK: Final = 15
 LEAVE: Final = 16
 CAPTURE: Final = 17
 CHAIN: Final = 18
-N_KINDS: Final = 19
+COVER: Final = 19
+CHALLENGE: Final = 20
+N_KINDS: Final = 21
 
 
 class Action(NamedTuple):
     kind: int
     seat: int
     cards: tuple[int, ...] = ()
-    target: int = -1  # BEAT: index of the attack card on the table; LOT: the seat drawn;
-    # NAME_TRUMP: the suit named
+    target: int = -1  # BEAT, COVER, CHALLENGE: index of the attack card on the table; LOT: the
+    # seat drawn; NAME_TRUMP: the suit named
 
     def describe(self, card_text: object = None) -> str:
         name = Kind(self.kind).name.lower()
@@ -128,6 +133,20 @@ def transfer(seat: int, card: int) -> Action:
 
 def show(seat: int, card: int) -> Action:
     return Action(SHOW, seat, (card,))
+
+
+def cover(seat: int, card: int | None, target: int) -> Action:
+    """верю не верю: a face-down cover; `card` None gives the public form (the card unnamed)."""
+    return Action(COVER, seat, () if card is None else (card,), target)
+
+
+def public_form(action: Action) -> Action:
+    """The action as the seats other than its author see it: a cover without its card."""
+    return Action(COVER, action.seat, (), action.target) if action.kind == COVER else action
+
+
+def challenge(seat: int, target: int) -> Action:
+    return Action(CHALLENGE, seat, (), target)
 
 
 def take(seat: int) -> Action:

@@ -24,6 +24,7 @@ from p2p_durak.engine.actions import (
     BLIND_BASE,
     CHAIN,
     CHANCE,
+    COVER,
     LEAD,
     LEAD_STOCK,
     SHOW,
@@ -42,6 +43,7 @@ from p2p_durak.engine.seats import (
 )
 from p2p_durak.engine.state import (
     BOUT,
+    FACE_DOWN,
     OVER,
     RESHUFFLE,
     REVEAL_HIDDEN,
@@ -146,6 +148,29 @@ def bout_actors_of(t: GameTables, holding: int, defender_size: int, n_table: int
     if first < 0:
         return t.solo[defender] if defends else _NO_ACTORS
     return t.pair[defender][first] if defends else t.solo[first]
+
+
+def with_doubters(t: GameTables, actors: tuple[int, ...], covers: Sequence[int], taking: bool,
+                  passed: int, out: int, attacker: int, defender: int) -> tuple[int, ...]:
+    """верю не верю: the actors and, while a face-down cover lies on the table, every player
+    still in the game but the defender who has not passed since the table last changed: he may
+    say «сомневаюсь» (or throw in, when `actors` has him as a thrower). After «беру» only with
+    `window: until_bout_closed`."""
+    if (taking and not t.doubt_after_take) or len(covers) == covers.count(UNKNOWN):
+        return actors
+    doubters = ~(out | passed | (1 << defender))
+    front = (defender,) if actors and actors[0] == defender else ()
+    return front + tuple(s for s in t.order[attacker] if (doubters >> s) & 1 and s != defender)
+
+
+def may_throw(state: State, seat: int) -> bool:
+    """Whether `seat` is an eligible thrower now (верю не верю: the actors without the
+    doubters)."""
+    defender = state.defender
+    return seat in bout_actors_of(
+        state.game.tables, holding_of(state.hands, state.hidden), state.hand_size(defender),
+        len(state.table), state.covers.count(UNKNOWN), state.attacker, defender, state.taking,
+        state.passed, state.out, state.bout)
 
 
 def bout_actors(state: State) -> tuple[int, ...]:
@@ -305,7 +330,7 @@ def chain_guarded(state: State) -> bool:
 def defender_options(t: GameTables, seat: int, hand: int, trump: int, table: Sequence[int],
                      covers: Sequence[int], out: int, shown: int, bout: int,
                      hands: Sequence[int], hidden: Sequence[int]) -> list[Action]:
-    beaters = t.beaters[trump + 1]
+    beaters = t.defence_beaters[trump + 1]
     options: list[Action] = []
     rows: list[tuple[int, int]] = []  # (the hand's beaters of an uncovered card, its index)
     union = 0
@@ -326,7 +351,8 @@ def defender_options(t: GameTables, seat: int, hand: int, trump: int, table: Seq
                 low = mask & -mask
                 card = low.bit_length() - 1
                 options.append(beat_rows[index][card] if index < len(beat_rows)
-                               else Action(BEAT, seat, (card,), index))
+                               else Action(COVER if t.face_down else BEAT, seat, (card,),
+                                           index))
                 mask ^= low
         else:
             while union:
@@ -336,7 +362,8 @@ def defender_options(t: GameTables, seat: int, hand: int, trump: int, table: Seq
                 for mask, index in rows:
                     if mask & low:
                         options.append(beat_rows[index][card] if index < len(beat_rows)
-                                       else Action(BEAT, seat, (card,), index))
+                                       else Action(COVER if t.face_down else BEAT, seat,
+                                                   (card,), index))
     # before_first_cover: nothing covered yet, so every attack card shares the lead's rank;
     # any_unbeaten_same_rank: the unbeaten cards must share one rank
     if t.transfer_on and (not covered or t.transfer_any) and not shown & t.proezd:
@@ -547,7 +574,8 @@ def on_lead_stock(state: State, action: Action, ev: EventSink) -> State:
         state.trump_card, state.hidden_trump, state.stock[0], (), (), (), seat,
         state.defender, False, 0, state.shown, state.out, state.finish, state.discard,
         state.bout, state.claims, state.lot_among, state.result, (CHANCE,), 0,
-        state.seat_trumps, state.locked, state.otboi, state.tally, state.controller))
+        state.seat_trumps, state.locked, state.otboi, state.tally, state.controller,
+        state.doubt, state.buried, state.n_buried))
     return s
 
 
@@ -640,6 +668,8 @@ def on_throw(state: State, action: Action, ev: EventSink) -> State:
                             else Reason.ALREADY_PASSED)
     cards = action.cards
     t = state.game.tables
+    if t.face_down and not may_throw(state, seat):  # верю не верю: an actor only to doubt
+        raise IllegalAction(Reason.THROW_IN_NOT_ALLOWED)
     if len(cards) != 1:
         if not t.multi_throw or not cards:
             raise IllegalAction(Reason.BAD_ACTION, "a throw-in is one card")
@@ -689,10 +719,13 @@ def on_beat(state: State, action: Action, ev: EventSink) -> State:
         raise IllegalAction(Reason.ALREADY_COVERED)
     card = action.cards[0]
     check_card(state, seat, card)
-    if not (state.game.tables.beaters[state.trump + 1][state.table[target]] >> card) & 1:
-        if state.game.tables.blind:
+    t = state.game.tables
+    if not (t.beaters[state.trump + 1][state.table[target]] >> card) & 1:
+        if t.blind:
             return misplay(state, seat, card, BEAT, target, ev)
         raise IllegalAction(Reason.DOES_NOT_BEAT)
+    if t.face_down:
+        raise IllegalAction(Reason.FACE_DOWN_ONLY)
     return do_beat(state, seat, card, target, ev)
 
 
@@ -877,7 +910,7 @@ def do_beat(state: State, seat: int, card: int, target: int, ev: EventSink) -> S
     covers = state.covers
     t = state.game.tables
     ranks = t.beaters[state.trump + 1][card] if t.throw_beats \
-        else state.table_ranks | t.throwable[card]
+        else state.table_ranks | t.beat_throwable[card]
     return _settle(state, state.phase, hands, hidden, state.table,
                    covers[:target] + (card,) + covers[target + 1:], state.table_by,
                    state.defender, state.taking, 0, (1 << card) if t.swap_trump else state.shown,
@@ -939,13 +972,17 @@ def _settle(state: State, phase: int, hands: tuple[int, ...], hidden: tuple[int,
                             covers.count(UNKNOWN), state.attacker, defender, taking, passed,
                             state.out, state.bout, shown & state.game.tables.proezd_self,
                             (shown >> t.base_shift) - 1 if t.strict else -1)
+    if t.face_down:
+        actors = with_doubters(t, actors, covers, taking, passed, state.out, state.attacker,
+                               defender)
     if actors:
         s: State = tuple.__new__(State, (
             state.game, phase, hands, hidden, state.stock, state.trump, state.trump_card,
             state.hidden_trump, state.reveal_card, table, covers, table_by, state.attacker,
             defender, taking, passed, shown, state.out, state.finish, state.discard,
             state.bout, state.claims, state.lot_among, state.result, actors, ranks,
-            state.seat_trumps, state.locked, state.otboi, state.tally, state.controller))
+            state.seat_trumps, state.locked, state.otboi, state.tally, state.controller,
+            state.doubt, state.buried, state.n_buried))
         return s
     return _end_bout(state, hands, hidden, table, covers, table_by, defender, taking, ev)
 
@@ -965,7 +1002,7 @@ def _end_bout(state: State, hands: tuple[int, ...], hidden: tuple[int, ...],
                 table_by, state.attacker, defender, False, 0, state.shown, state.out,
                 state.finish, state.discard, state.bout, state.claims, state.lot_among,
                 state.result, (CHANCE,), state.table_ranks, state.seat_trumps, state.locked,
-                otboi, state.tally, state.controller))
+                otboi, state.tally, state.controller, (), state.buried, state.n_buried))
             return s
     return _closed(state, hands, hidden, table, covers, table_by, defender, took, ev, otboi)
 
@@ -1012,6 +1049,17 @@ def _closed(state: State, hands: tuple[int, ...], hidden: tuple[int, ...],
                                                       trump, trump_card, ev)
     locked = list(state.locked) if state.locked else None
     tally = state.tally
+    buried, n_buried = state.buried, state.n_buried
+    if game.tables.face_down and not took:
+        # верю не верю: «карты идут в отбой, откладываются в закрытую стопку»: the face-down
+        # covers go there unseen (a view knows only its own), the attack cards face up
+        known = tuple(c for c in covers if c >= 0)
+        for card in known:
+            buried |= 1 << card
+        n_buried += len(covers)
+        if ev is not None:
+            ev.append(E.Buried(len(covers), known))
+        covers = ()
     if game.tables.count_defended and not took:
         tally = count_defence(game.tables, tally, table, defender)
     phase, stock, out, finish, discard, result, attacker, defender = close_bout(
@@ -1030,7 +1078,7 @@ def _closed(state: State, hands: tuple[int, ...], hidden: tuple[int, ...],
         state.hidden_trump, state.reveal_card, (), (), (), attacker, defender, False, 0, 0, out,
         finish, discard, state.bout + 1, state.claims, state.lot_among, result, actors, 0,
         state.seat_trumps, state.locked if locked is None else tuple(locked), otboi, tally,
-        controller))
+        controller, (), buried, n_buried))
     return s
 
 
@@ -1095,9 +1143,12 @@ def close_bout(t: GameTables, rank: tuple[int, ...], hands: list[int], hidden: l
     table_mask = 0
     for card in table:
         table_mask |= 1 << card
+    unseen = 0  # верю не верю: face-down covers this state does not know
     for card in covers:
         if card >= 0:
             table_mask |= 1 << card
+        elif card == FACE_DOWN:
+            unseen += 1
     if took:
         if t.take_unbeaten:
             # круглый: «Карты, которые игрок отбивает, идут в отбой, а те, которые он не смог
@@ -1115,6 +1166,8 @@ def close_bout(t: GameTables, rank: tuple[int, ...], hands: list[int], hidden: l
             hands[defender] = hands[defender] | table_mask
             if ev is not None:
                 ev.append(E.Took(defender, cards_of(table_mask)))
+        if unseen:  # верю не верю: the face-down covers this state does not know
+            hidden[defender] += unseen
         if t.loss_size and hands[defender].bit_count() + hidden[defender] >= t.loss_size:
             # большой: «Игрок, у которого оказываются 52 карты или более в ходе игры, сразу
             # считается проигравшим» — checked after a take, before anybody draws

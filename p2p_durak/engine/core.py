@@ -29,6 +29,13 @@ from p2p_durak.engine.bout import (
     on_transfer,
     thrower_actions,
 )
+from p2p_durak.engine.doubt import (
+    doubt_actions,
+    doubt_outcomes,
+    on_challenge,
+    on_cover,
+    on_doubt_reveal,
+)
 from p2p_durak.engine.errors import IllegalAction, Reason
 from p2p_durak.engine.events import EventSink
 from p2p_durak.engine.prephase import capture_options, on_capture, on_turn_up
@@ -49,6 +56,7 @@ from p2p_durak.engine.setup import (
 from p2p_durak.engine.state import (
     BOUT,
     CAPTURE,
+    CHALLENGE,
     CLAIM,
     DEAL,
     DEAL_SIXES,
@@ -112,6 +120,8 @@ def legal_actions(state: State, seat: int) -> tuple[Action, ...]:
                 return tuple(thrower_actions(state, seat))
             return ()
         if seat in state.actors:
+            if state.game.tables.face_down:  # верю не верю: he may also doubt a cover
+                return tuple(doubt_actions(state, seat))
             return tuple(thrower_actions(state, seat))
         return ()
     if phase == LEAD:
@@ -121,7 +131,7 @@ def legal_actions(state: State, seat: int) -> tuple[Action, ...]:
             return tuple(blind_actions(state, seat))
         return tuple(leads(state))
     if seat == CHANCE:
-        return tuple(sorted(chance_outcomes(state)))
+        return tuple(sorted(_chance_outcomes(state)))
     if phase == CLAIM and seat in state.actors:
         # оборотный: the claimant cannot see his hand, so the seat on his left, who does,
         # shows his lowest trump for him (`claim_actor`)
@@ -138,8 +148,12 @@ def chance_outcome(state: State) -> Action | None:
     (the deal, a reveal); None for a lot (several outcomes) or outside chance phases."""
     if CHANCE not in state.actors:
         return None
-    outcomes = chance_outcomes(state)
+    outcomes = _chance_outcomes(state)
     return outcomes[0] if len(outcomes) == 1 else None
+
+
+def _chance_outcomes(state: State) -> list[Action]:
+    return doubt_outcomes(state) if state.phase == CHALLENGE else chance_outcomes(state)
 
 
 def apply_any(state: State, action: object) -> tuple[State, tuple[E.Event, ...]]:
@@ -156,11 +170,11 @@ def step_any(state: State, action: object) -> State:
 # Kinds as bit masks, for the checks of an action's form.
 _CHANCE_KINDS: Final = (1 << A.DEAL) | (1 << A.REVEAL) | (1 << A.LOT) | (1 << A.SHUFFLE)
 _NO_CARD_KINDS: Final = (1 << A.DEAL) | (1 << A.LOT) | (1 << A.NO_TRUMP) | (1 << A.TAKE) \
-    | (1 << A.SHUFFLE) \
+    | (1 << A.SHUFFLE) | (1 << A.CHALLENGE) \
     | (1 << A.PASS) | (1 << A.NAME_TRUMP) | (1 << A.CONCEDE) | (1 << A.LEAD_STOCK)
 # a reveal has a target only as a suit announcement (невидимый), which on_reveal checks
 _TARGET_KINDS: Final = (1 << A.BEAT) | (1 << A.LOT) | (1 << A.REVEAL) | (1 << A.SHUFFLE) \
-    | (1 << A.NAME_TRUMP)
+    | (1 << A.NAME_TRUMP) | (1 << A.COVER) | (1 << A.CHALLENGE)
 
 
 def _checked(action: object, n_players: int) -> Action:
@@ -179,8 +193,8 @@ def _checked(action: object, n_players: int) -> Action:
         raise IllegalAction(Reason.BAD_ACTION, "the cards are a tuple of integers")
     bit = 1 << kind if 0 <= kind < A.N_KINDS else 0
     if target != -1 and not bit & _TARGET_KINDS:
-        raise IllegalAction(Reason.BAD_ACTION, "only a beat, a lot, a suit announcement and "
-                            "a named trump have a target")
+        raise IllegalAction(Reason.BAD_ACTION, "only a beat, a cover, a doubt, a lot, a suit "
+                            "announcement and a named trump have a target")
     if cards and bit & _NO_CARD_KINDS:
         raise IllegalAction(Reason.BAD_ACTION, "this action names no cards")
     if bit & _CHANCE_KINDS:
@@ -213,6 +227,10 @@ def _apply(state: State, any_action: object, ev: EventSink) -> State:
             return on_transfer(state, action, ev)
         if kind == A.CHAIN:
             return on_chain(state, action, ev)
+        if kind == A.COVER:
+            return on_cover(state, action, ev)
+        if kind == A.CHALLENGE:
+            return on_challenge(state, action, ev)
         raise IllegalAction(Reason.WRONG_PHASE,
                             A.Kind(kind).name if 0 <= kind < A.N_KINDS else "?")
     if phase == LEAD:
@@ -249,4 +267,6 @@ def _setup_transition(state: State, action: Action, ev: EventSink) -> State:
         return on_turn_up(state, action, ev)
     if phase == CAPTURE and kind == A.CAPTURE:
         return on_capture(state, action, ev)
+    if phase == CHALLENGE and kind == A.REVEAL:
+        return on_doubt_reveal(state, action, ev)
     raise IllegalAction(Reason.WRONG_PHASE)

@@ -40,6 +40,12 @@ class Reason(Enum):
     GAME_OVER = ("the game is over", "партия окончена")
     LEAD_NOT_ALLOWED = ("this variant does not allow that lead",
                         "в этом варианте так ходить нельзя")
+    FACE_DOWN_ONLY = ("in this variant a defence card is laid face down",
+                      "в этом варианте отбиваются картой в закрытую")
+    NOT_FACE_DOWN = ("there is no face-down card there to doubt",
+                     "там нет закрытой карты, чтобы сомневаться")
+    CANNOT_DOUBT = ("this player may not say «сомневаюсь» now",
+                    "этому игроку сейчас нельзя сказать «сомневаюсь»")
     ALREADY_OUT = ("this player is already out of the game", "этот игрок уже вышел из игры")
     MUST_PASS_ON = ("a defender who does not beat takes the first card and passes on one of his "
                     "own", "кто не отбился, забирает первую карту и передаёт дальше свою")

@@ -106,6 +106,45 @@ class Transferred(NamedTuple):
     shown: bool  # True: by showing a trump, the card stays in hand
 
 
+class Covered(NamedTuple):
+    """верю не верю: `seat` laid a card face down on the attack card at index `target`;
+    `card` is FACE_DOWN (-3) where this state does not know it."""
+
+    seat: int
+    target: int
+    attack_card: int
+    card: int
+
+
+class Doubted(NamedTuple):
+    """верю не верю: `seat` said «сомневаюсь» about the cover of the attack card at index
+    `target`."""
+
+    seat: int
+    target: int
+    attack_card: int
+
+
+class DoubtSettled(NamedTuple):
+    """верю не верю: the doubted cover opened as `card`; `beats`: it beat the attack card, so
+    the doubter takes the table, else the defender does (`taker`)."""
+
+    doubter: int
+    defender: int
+    card: int
+    attack_card: int
+    beats: bool
+    taker: int
+
+
+class Buried(NamedTuple):
+    """верю не верю: a defended bout's `n` face-down covers went to the discard unseen;
+    `cards`: those this state knows."""
+
+    n: int
+    cards: tuple[int, ...]
+
+
 class TakeDeclared(NamedTuple):
     seat: int
 
@@ -236,9 +275,10 @@ class GameOver(NamedTuple):
 
 Event = (Dealt | TrumpRevealed | TrumpReinserted | TrumpNamed | HiddenTrumpRevealed
          | TrumpSwapped | PersonalTrump | SixDealt | Claimed | FirstAttacker | BoutStarted | Led
-         | ThrewIn | StockLeadDeclared | StockLed | Beat | Transferred | TakeDeclared | Passed
-         | Discarded | Misplayed | Took | Drew | Unlocked | Rebounded | HandsRotated | TurnedUp
-         | Laid | Captured | Swept | Placed | ChainPassed | PlayerOut | Left | Conceded | GameOver)
+         | ThrewIn | StockLeadDeclared | StockLed | Beat | Covered | Doubted | DoubtSettled | Buried
+         | Transferred | TakeDeclared | Passed | Discarded | Misplayed | Took | Drew | Unlocked
+         | Rebounded | HandsRotated | TurnedUp | Laid | Captured | Swept | Placed | ChainPassed
+         | PlayerOut | Left | Conceded | GameOver)
 
 EventSink = list[Event] | None
 """Where transitions append their events; None when the caller (a simulation) wants none."""

@@ -124,7 +124,7 @@ class _Board:
             self.shown, self.out, self.finish, self.discard, self.bout, s.claims, s.lot_among,
             self.result, self.actors, self.ranks, s.seat_trumps,
             s.locked if self.locked is None else tuple(self.locked), self.otboi, self.tally,
-            s.controller))
+            s.controller, s.doubt, s.buried, s.n_buried))
         return state
 
     def play(self, x: int, log: list[Action] | None) -> int:
@@ -227,7 +227,7 @@ class _Board:
         if t.throw_beats:  # дорожный: what beats this card
             self.ranks = t.beaters[self.trump + 1][card]
         else:
-            self.ranks |= t.throwable[card]
+            self.ranks |= t.beat_throwable[card]
         if t.swap_trump:
             self.shown = 1 << card
 

@@ -12,6 +12,7 @@ from typing import Any
 
 from p2p_durak.engine.rules import (
     BLIND_PENALTY,
+    CHALLENGE_RULES,
     DUMMY_GAME_FIRST_ATTACKER,
     RuleError,
     RuleSet,
@@ -351,10 +352,22 @@ _P += [
            "друг друга не бьют. У кого после взятия оказалось 52 карты или больше — сразу "
            "проиграл.",
            _comp(deck_count=2, immediate_loss_hand_size=52)),
-    _pending_preset("veryu_ne_veryu", "Дурак верю не верю", "Believe-or-not durak",
-                    "Defence cards face down; anyone may challenge.",
-                    defence_visibility="face_down_challengeable",
-                    challenge=(("who", "any"),)),
+    Preset("veryu_ne_veryu", "Дурак верю не верю", "Believe-or-not durak",
+           f"{COMPENDIUM}: «Дурак верю не верю»",
+           "Throw-in durak in which the defender covers face down, with any card he likes: a "
+           "bluff stands unless doubted. Any other player still in the game may say «I doubt "
+           "it» about one face-down card before the bout closes: it is turned up; if it beat, "
+           "the doubter takes the whole table (and the defender leads next), if not, the "
+           "defender takes it. Only face-up ranks are thrown in; undoubted covers go to the "
+           "discard unseen.",
+           "Подкидной, в котором отбиваются в закрытую и любой картой: блеф проходит, если в "
+           "нём не усомнились. Любой другой игрок, ещё не вышедший из игры, пока кон не "
+           "закрыт, может сказать «сомневаюсь» про одну закрытую карту: её открывают; если она "
+           "била, все карты со стола забирает сомневающийся (а ходит отбившийся), если нет — "
+           "забирает отбивавшийся. Подкидывают только под открытые карты; не проверенные "
+           "закрытые карты уходят в отбой не открываясь.",
+           _comp(defence_visibility="face_down_challengeable", challenge=CHALLENGE_RULES,
+                 throw_in_ranks_from="face_up_only")),
     Preset("zanudny", "Дурак занудный", "Tedious durak", f"{COMPENDIUM}: «Дурак занудный»",
            "Every bout is led with a card of the highest rank in the attacker's hand, whatever "
            "its suit (a plain king before a trump queen). Throw-ins and defence as usual.",

@@ -238,6 +238,25 @@ BLIND_PENALTY_FROM_ATTACKER: Overlay = (("next_attacker_after_penalty", "left_of
 DUMMY_GAME_FIRST_ATTACKER: Overlay = (("controller", "game_first_attacker"),)
 DUMMY_BOUT_ATTACKER: Overlay = (("controller", "bout_attacker"),)
 
+# верю не верю's doubt: the catalogue's recommendation for the sub-knobs that are a table's
+# choice. The others have one value, the engine's only behaviour, and are not encoded (the
+# rules travel in every table advertisement, kept small): who: all_non_defenders_in_game, target:
+# one_face_down_card, on_legal: challenger_takes_all, on_illegal: defender_takes_all, after:
+# bout_ends.
+CHALLENGE_RULES: Overlay = (("next_attacker_if_challenger_took", "defender"),
+                            ("window", "until_bout_closed"))
+_CHALLENGE_CHOICES = {"window": ("until_bout_closed", "until_take"),
+                      "next_attacker_if_challenger_took": ("defender", "left_of_challenger")}
+
+
+def _challenge_overlays() -> frozenset[Overlay]:
+    out: set[Overlay] = {()}
+    for window in _CHALLENGE_CHOICES["window"]:
+        for nxt in _CHALLENGE_CHOICES["next_attacker_if_challenger_took"]:
+            items = dict(CHALLENGE_RULES, window=window, next_attacker_if_challenger_took=nxt)
+            out.add(tuple(sorted(items.items())))
+    return frozenset(out)
+
 # The values the engine plays today. A knob value outside its glossary domain is an error;
 # a value inside the domain but not here is "pending".
 IMPLEMENTED: dict[str, frozenset[Any]] = {
@@ -285,7 +304,7 @@ IMPLEMENTED: dict[str, frozenset[Any]] = {
     "next_attacker_after_defence": frozenset({"defender", "left_of_attacker"}),
     "next_attacker_after_take": frozenset({"left_of_taker", "left_of_attacker"}),
     "throw_in_match": frozenset({"rank", "rank_or_suit", "beats_last_defence"}),
-    "throw_in_ranks_from": frozenset({"all_table_cards"}),
+    "throw_in_ranks_from": frozenset({"all_table_cards", "face_up_only"}),
     "throw_in_timing": frozenset({"until_bout_closed", "after_beat"}),
     "throw_in_by": frozenset({"all_non_defenders", "opponents_of_defender",
                               "neighbours_of_defender"}),
@@ -298,7 +317,7 @@ IMPLEMENTED: dict[str, frozenset[Any]] = {
     "lowest_rank_only_by_ace": frozenset({"off", "same_suit_or_trump_ace"}),
     "duplicate_beats": frozenset({False}),
     "joker_rule": frozenset({"none", "beats_any", "coloured", "beats_all_but_two"}),
-    "defence_visibility": frozenset({"open"}),
+    "defence_visibility": frozenset({"open", "face_down_challengeable"}),
     "hand_visibility": frozenset({"owner_only", "others_only"}),
     "voluntary_take": frozenset({True}),
     "transfer_window": frozenset({"before_first_cover", "any_unbeaten_same_rank"}),
@@ -329,7 +348,7 @@ IMPLEMENTED: dict[str, frozenset[Any]] = {
     "swap_two": frozenset({()}),
     "pokerny_showdown": frozenset({"off"}),
     "dummy_hand": frozenset({(), DUMMY_GAME_FIRST_ATTACKER, DUMMY_BOUT_ATTACKER}),
-    "challenge": frozenset({()}),
+    "challenge": _challenge_overlays(),
     "invalid_play_penalty": frozenset({(), BLIND_PENALTY, BLIND_PENALTY_FROM_ATTACKER}),
     "counter": frozenset({"none", "beaten_cards", "figures_beaten", "pogony_pairs"}),
     "counter_counts": frozenset({"none", "successful_bouts_only", "lead_and_throw_in"}),
@@ -536,6 +555,7 @@ def validate(rules: RuleSet, n_players: int | None = None) -> None:
                         "from the stock", "ограничение хода с колоды требует хода с колоды")
     _validate_blind(rules)
     _validate_dummy(rules)
+    _validate_face_down(rules)
     if n_players is not None:
         validate_players(rules, n_players)
 
@@ -603,6 +623,26 @@ def _validate_pre_phase(rules: RuleSet) -> None:
                         "to draw from, without teams, scores or other deal overlays",
                         "предварительная фаза раздаёт одну обычную колоду без добора, без "
                         "команд, счёта и других особенностей сдачи")
+
+
+def _validate_face_down(rules: RuleSet) -> None:
+    """верю не верю: face-down covers go with the doubt, and with nothing that reads a cover's
+    face before it is doubted."""
+    face_down = rules.defence_visibility == "face_down_challengeable"
+    if face_down != bool(rules.challenge):
+        raise RuleError("challenge", "face-down covers go with the doubt («сомневаюсь»)",
+                        "закрытый отбой идёт вместе с правом сказать «сомневаюсь»")
+    if face_down and (rules.throw_in_ranks_from != "face_up_only"
+                      or rules.transfer_window != "before_first_cover"
+                      or rules.throw_in_match == "beats_last_defence"
+                      or rules.trump_change == "swap_on_defence"
+                      or rules.discard_rule != "discard" or rules.counter != "none"
+                      or rules.locked_cards or rules.self_throw_in != "off"
+                      or rules.hand_visibility != "owner_only" or rules.dummy_hand):
+        raise RuleError("defence_visibility", "face-down covers are not thrown in to, not "
+                        "transferred past, swapped, counted, reshuffled or self-thrown",
+                        "под закрытые карты не подкидывают; их не переводят, не меняют, не "
+                        "считают и не замешивают в колоду")
 
 
 def _validate_special_cards(rules: RuleSet) -> None:

@@ -90,7 +90,8 @@ def evolve(state: State, *, phase: int | None = None, hands: tuple[int, ...] | N
         state.out, state.finish, state.discard if discard is None else discard, state.bout,
         claims, state.lot_among if lot_among is None else lot_among, state.result, actors, 0,
         state.seat_trumps if seat_trumps is None else seat_trumps,
-        state.locked if locked is None else locked, state.otboi, state.tally, state.controller))
+        state.locked if locked is None else locked, state.otboi, state.tally, state.controller,
+        state.doubt, state.buried, state.n_buried))
     return new
 
 

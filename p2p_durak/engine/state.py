@@ -19,6 +19,9 @@ from p2p_durak.engine.tables import GameTables
 
 UNKNOWN: Final = -1
 NO_CARD: Final = -2
+FACE_DOWN: Final = -3
+"""A cover this state does not know: the attack card is covered by a face-down card (верю не
+верю) whose face only its author (and a full state) knows."""
 BLACK_PAIR: Final = 4
 """A trump value: spades and clubs are both trump (a black joker turned, s_dvumya_jokerami)."""
 RED_PAIR: Final = 5
@@ -51,6 +54,7 @@ class Phase(IntEnum):
     DEAL_SIXES = 11  # Длинный дурак: before the match's first deal each seat gets a six
     TURN_UP = 12  # a pre-game phase (pre_phase): chance turns the top stock card face up
     CAPTURE = 13  # a pre-game phase: the drawer chooses the face-up card his card takes
+    CHALLENGE = 14  # верю не верю: a face-down cover was doubted and waits to be opened
 
 
 DEAL: Final = 0
@@ -67,6 +71,7 @@ REVEAL_STOCK: Final = 10
 DEAL_SIXES: Final = 11
 TURN_UP: Final = 12
 CAPTURE: Final = 13
+CHALLENGE: Final = 14
 
 
 class Result(NamedTuple):
@@ -323,6 +328,11 @@ class State(NamedTuple):
     tally: tuple[int, ...] = ()  # per seat, a scored game's public count (очковый: cards
     # beaten, фигурный: figures beaten, погонный: pairs laid at once); () in other games
     controller: int = -1  # с болваном: the player who plays the dummy's cards now; else -1
+    # верю не верю: (the doubter, the attack index doubted) while a doubted cover waits to be
+    # opened (phase CHALLENGE), else ()
+    doubt: tuple[int, ...] = ()
+    buried: int = 0  # верю не верю: the face-down discarded cards this state knows (a mask)
+    n_buried: int = 0  # верю не верю: how many cards went to the discard face down (public)
 
     @property
     def n_players(self) -> int:
@@ -356,6 +366,7 @@ def known_cards(state: State) -> int:
             known |= 1 << card
     if state.hidden_trump >= 0:
         known |= 1 << state.hidden_trump
+    known |= state.buried
     for pile in state.locked:
         for card in pile:
             if card >= 0:

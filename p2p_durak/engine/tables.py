@@ -14,6 +14,7 @@ from typing import Final
 from p2p_durak.engine.actions import (
     BEAT,
     CHANCE,
+    COVER,
     DEAL,
     LEAD,
     NO_TRUMP,
@@ -93,6 +94,7 @@ class GameTables:
         "attack_next_opponent",
         "base_shift",
         "beat",
+        "beat_throwable",
         "beaters",
         "blind",
         "bout_cap",
@@ -101,10 +103,15 @@ class GameTables:
         "count_defended",
         "counter",
         "deal_action",
+        "defence_beaters",
         "discard_leftovers",
+        "doubt_after_take",
+        "doubter_hands_on",
         "dummy",
         "dummy_bit",
         "dummy_by_bout",
+        "face_down",
+        "face_up_ranks",
         "figures",
         "first_limit",
         "hand_size",
@@ -274,13 +281,31 @@ class GameTables:
         self.dummy: int = dummy
         self.dummy_bit: int = 1 << dummy if dummy >= 0 else 0
         self.dummy_by_bout: bool = rules.dummy_hand == (("controller", "bout_attacker"),)
+        # верю не верю: covers are laid face down (any card: a bluff stands unless doubted),
+        # their ranks are not thrown in to, and a non-defender may doubt one
+        self.face_down: bool = rules.defence_visibility == "face_down_challengeable"
+        self.face_up_ranks: bool = rules.throw_in_ranks_from == "face_up_only"
+        challenge = dict(rules.challenge)
+        self.doubt_after_take: bool = challenge.get("window") == "until_bout_closed"
+        # after a doubter took: the defender leads (as after a defence), or the doubter's left
+        # neighbour (as after a take)
+        self.doubter_hands_on: bool = challenge.get("next_attacker_if_challenger_took") \
+            == "left_of_challenger"
+        # the cards the defender may lay on each card: those that beat it, or face down any
+        everything = (1 << n_cards) - 1
+        self.defence_beaters: tuple[tuple[int, ...], ...] = tuple(
+            (everything,) * n_cards for _ in beaters) if self.face_down else beaters
+        # the cards a defence card lets the others throw in (none when only face-up ranks
+        # count, «throw_in_ranks_from: face_up_only»)
+        self.beat_throwable: tuple[int, ...] = (0,) * n_cards if self.face_up_ranks \
+            else self.throwable
         # Длинный дурак: «Подкидывают строго по очереди по часовой стрелке»: one thrower at a
         # time, the turn going round from the lead attacker; its seat + 1 is kept in
         # `State.shown` from bit `base_shift` up (0 before anyone's turn)
         self.strict: bool = rules.throw_in_order == "strict_clockwise"
         self.stepwise: bool = (self.show_backward or self.thrown_only or self.stock_lead
                                or self.blind or dummy >= 0 or self.strict
-                               or self.chain_pass)
+                               or self.chain_pass or self.face_down)
         # козырной: a beat records its card in `shown` (the bout's last card), and a defended
         # bout swaps it with the trump card under the stock
         self.swap_trump: bool = rules.trump_change == "swap_on_defence"
@@ -347,8 +372,9 @@ class GameTables:
         self.deal_action: Action = Action(DEAL, CHANCE)
         longest = max(self.first_limit, self.later_limit)
         rows = min(longest if longest < NO_LIMIT else n_cards, _BEAT_ROWS_EAGER)
+        beat = COVER if self.face_down else BEAT
         self.beat: tuple[tuple[tuple[Action, ...], ...], ...] = tuple(
-            tuple(tuple(Action(BEAT, s, single[c], i) for c in cards) for i in range(rows))
+            tuple(tuple(Action(beat, s, single[c], i) for c in cards) for i in range(rows))
             for s in seats)
         # the cards of the same rank above each card (for the leads of several cards)
         self.higher_same: tuple[int, ...] = tuple(

@@ -13,7 +13,7 @@ import hashlib
 
 from p2p_durak.engine.canonical import encode
 from p2p_durak.engine.errors import IllegalAction, Reason
-from p2p_durak.engine.state import NO_CARD, UNKNOWN, State, known_cards
+from p2p_durak.engine.state import FACE_DOWN, NO_CARD, UNKNOWN, State, known_cards
 
 PublicView = tuple[object, ...]
 
@@ -29,13 +29,17 @@ def public_view(state: State) -> PublicView:
         result += (state.result.scores, state.result.winners)
     hidden_trump = state.hidden_trump if state.hidden_trump >= 0 else (
         UNKNOWN if state.hidden_trump == UNKNOWN else NO_CARD)
+    covers = state.covers
+    face_down = game.tables.face_down
+    if face_down:  # верю не верю: every cover lies face down, its card known to its author
+        covers = tuple(UNKNOWN if c == UNKNOWN else FACE_DOWN for c in covers)
     return (
         game.rules_hash, n, game.dealer, game.first_attacker, game.game_index,
         state.phase,
         tuple(state.hand_size(s) for s in range(n)),
         len(stock), turned,
         state.trump, state.trump_card, hidden_trump,
-        state.table, state.covers, state.table_by,
+        state.table, covers, state.table_by,
         state.attacker, state.defender, state.taking, state.passed, state.shown,
         state.out, state.finish, state.discard, state.bout, state.claims, state.lot_among,
         result,
@@ -44,7 +48,8 @@ def public_view(state: State) -> PublicView:
         (state.otboi,) if state.game.tables.rebound else ()) + (
         (state.tally,) if state.tally else ()) + ((game.titles,) if game.titles else ()) + (
         (game.dummy, state.controller) if game.dummy >= 0 else ()) + (
-        (game.personal, game.ladder) if game.personal else ())
+        (game.personal, game.ladder) if game.personal else ()) + (
+        (state.doubt, state.n_buried) if face_down else ())
 
 
 def state_hash(state: State) -> bytes:
@@ -72,8 +77,13 @@ def private_view(state: State, seat: int) -> State:
     stock = tuple(c if c == state.trump_card and i == len(state.stock) - 1 else UNKNOWN
                   for i, c in enumerate(state.stock))
     locked = tuple((UNKNOWN,) * len(pile) for pile in state.locked)  # nobody sees them
+    covers = state.covers
+    if state.game.tables.face_down and seat != state.defender:
+        # верю не верю: the face-down covers are the defender's (a view forgets what went to
+        # the discard face down, even its own)
+        covers = tuple(UNKNOWN if c == UNKNOWN else FACE_DOWN for c in covers)
     return state._replace(hands=hands, hidden=hidden, stock=stock, reveal_card=UNKNOWN,
-                          locked=locked)
+                          locked=locked, covers=covers, buried=0)
 
 
 def learn(state: State, seat: int, cards: tuple[int, ...]) -> State:

@@ -43,6 +43,13 @@ LINES: dict[str, tuple[str, str]] = {
                           "{who} ходит верхней картой колоды, не глядя"),
     "StockLed": ("{who}: {card} from the stock", "{who}: {card} с колоды"),
     "Beat": ("{who}: {card} on {attack}", "{who}: {card} на {attack}"),
+    "Covered": ("{who}: face down on {attack}", "{who}: в закрытую на {attack}"),
+    "CoveredMine": ("{who}: {card} face down on {attack}", "{who}: {card} в закрытую на {attack}"),
+    "Doubted": ("{who}: I doubt it ({attack})", "{who}: сомневаюсь ({attack})"),
+    "DoubtTrue": ("{card} beats {attack}: {whom} takes", "{card} бьёт {attack}: берёт {whom}"),
+    "DoubtFalse": ("{card} does not beat {attack}: {whom} takes",
+                   "{card} не бьёт {attack}: берёт {whom}"),
+    "Buried": ("{n} face down to the discard", "В отбой в закрытую: {n}"),
     "Transferred": ("{who} transfers {card} → {whom}", "{who} переводит {card} → {whom}"),
     "TransferredShown": ("{who} shows {card} → {whom}", "{who} показывает {card} → {whom}"),
     "TakeDeclared": ("{who}: I take", "{who}: беру"),
@@ -178,6 +185,19 @@ class EventLines:
         if isinstance(event, E.Beat):
             return "Beat", {"who": who(event.seat), "card": card(event.card),
                             "attack": card(event.attack_card)}
+        if isinstance(event, E.Covered):  # верю не верю: the card only where it is known
+            if event.card >= 0:
+                return "CoveredMine", {"who": who(event.seat), "card": card(event.card),
+                                       "attack": card(event.attack_card)}
+            return "Covered", {"who": who(event.seat), "attack": card(event.attack_card)}
+        if isinstance(event, E.Doubted):
+            return "Doubted", {"who": who(event.seat), "attack": card(event.attack_card)}
+        if isinstance(event, E.DoubtSettled):
+            return ("DoubtTrue" if event.beats else "DoubtFalse",
+                    {"card": card(event.card), "attack": card(event.attack_card),
+                     "whom": who(event.taker)})
+        if isinstance(event, E.Buried):
+            return "Buried", {"n": event.n}
         if isinstance(event, E.Transferred):
             return ("TransferredShown" if event.shown else "Transferred",
                     {"who": who(event.seat), "card": card(event.card),

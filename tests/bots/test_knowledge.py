@@ -23,6 +23,7 @@ def places(state: State) -> list[int]:
     out += [1 << c for c in state.table] + [1 << c for c in state.covers if c >= 0]
     out += [1 << c for c in state.stock]
     out += [1 << c for pile in state.locked for c in pile]  # магаданский
+    out.append(state.buried)  # верю не верю: covers discarded face down
     if state.hidden_trump >= 0:
         out.append(1 << state.hidden_trump)
     elif state.reveal_card >= 0:

@@ -23,6 +23,11 @@ CASES = [
     (E.Unlocked(0, 1, (C("9S"),)), {"en": ("9♠",), "ru": ("9♠", "открывает")}),
     (E.Unlocked(1, 1, ()), {"en": ("Bob", "1"), "ru": ("Bob", "1")}),
     (E.Rebounded((C("9C"), C("TC")), 14), {"en": ("2 cards",), "ru": ("2 карты", "колоду")}),
+    # верю не верю: a cover the reader cannot see names no card
+    (E.Covered(1, 0, C("9S"), -3), {"en": ("Bob", "face down", "9♠"), "ru": ("закрытую",)}),
+    (E.Doubted(0, 0, C("9S")), {"en": ("doubt", "9♠"), "ru": ("сомневаюсь",)}),
+    (E.DoubtSettled(0, 1, C("6H"), C("9S"), False, 1), {"en": ("does not beat", "Bob"),
+                                                        "ru": ("не бьёт", "Bob")}),
 ]
 
 

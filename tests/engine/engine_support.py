@@ -11,6 +11,8 @@ The action notation is one line per action, used by the scenarios and the golden
     0 claim 6♦ | 0 no_trump | 2 name_trump hearts
     0 lead 6♠ 6♥ | 2 throw 6♦ | 1 beat 7♠ on 6♠ | 1 transfer 6♣ | 1 show 6♦ | 0 lead_stock
     1 take | 2 pass
+    1 cover 7♠ on 6♠ | 1 cover ? on 6♠ | 2 doubt 6♠   (верю не верю: a face-down cover, its
+    public form, «сомневаюсь» about the cover of 6♠)
 """
 
 from __future__ import annotations
@@ -104,7 +106,7 @@ def deck_order(game: Game, hands: Sequence[str], trump: str | None = None,
 _NAMES = {A.LEAD: "lead", A.THROW: "throw", A.BEAT: "beat", A.TRANSFER: "transfer",
           A.SHOW: "show", A.TAKE: "take", A.PASS: "pass", A.CLAIM: "claim",
           A.NO_TRUMP: "no_trump", A.LEAD_STOCK: "lead_stock",
-          A.CAPTURE: "capture", A.CHAIN: "chain"}
+          A.CAPTURE: "capture", A.CHAIN: "chain", A.COVER: "cover", A.CHALLENGE: "doubt"}
 _KINDS = {v: k for k, v in _NAMES.items()}
 _SUITS = ("spades", "clubs", "diamonds", "hearts")
 
@@ -126,6 +128,11 @@ def format_action(state: State, action: Action) -> str:
         return f"{action.seat} name_trump {_SUITS[action.target]}"
     words = [str(action.seat), _NAMES[kind]]
     words += [card_text(game, c) for c in action.cards]
+    if kind == A.COVER:
+        return " ".join(words + (["?"] if not action.cards else [])
+                        + ["on", card_text(game, state.table[action.target])])
+    if kind == A.CHALLENGE:
+        return " ".join(words + [card_text(game, state.table[action.target])])
     if kind == A.BEAT:
         words += ["on", card_text(game, state.table[action.target])]
     return " ".join(words)
@@ -153,6 +160,13 @@ def parse_action(state: State, text: str) -> Action:
             raise ValueError(f"write a beat as 'SEAT beat CARD on ATTACK_CARD': {text!r}")
         attack = card(game, args[2])
         return A.beat(seat, card(game, args[0]), state.table.index(attack))
+    if kind == A.COVER:
+        if len(args) != 3 or args[1] != "on":
+            raise ValueError(f"write a cover as 'SEAT cover CARD|? on ATTACK_CARD': {text!r}")
+        index = state.table.index(card(game, args[2]))
+        return A.cover(seat, None if args[0] == "?" else card(game, args[0]), index)
+    if kind == A.CHALLENGE:
+        return A.challenge(seat, state.table.index(card(game, args[0])))
     ids = tuple(card(game, w) for w in args)
     if kind == A.LEAD:
         return A.lead(seat, *ids)

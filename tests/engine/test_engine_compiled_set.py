@@ -23,6 +23,9 @@ PYTHON_ON_PURPOSE = {
     "errors": "an Enum with tuple values, which mypyc mis-compiles; only raised, never hot",
     "prephase": "the pre-game phases (наборный, круглый, крестовый): some forty chance steps "
                 "once per game, before the first bout",
+    "doubt": "верю не верю's face-down covers and doubts, reached only in that variant's "
+             "games (not yet built with mypyc: to be moved to COMPILED once a build has "
+             "checked it)",
     "presets": "data read once per table",
     "rules": "RuleSet validation, once per game; the hot path reads engine/tables.py",
     "verdicts": "a concession, at most once a game",

@@ -71,6 +71,8 @@ def _check_cards(state: State, hidden_card: int | None) -> None:
     seen.extend(state.table)
     seen.extend(c for c in state.covers if c >= 0)
     seen.extend(cards_of(state.discard))
+    seen.extend(cards_of(state.buried))  # верю не верю: the covers discarded face down
+    assert state.buried.bit_count() == state.n_buried
     if state.hidden_trump >= 0:
         seen.append(state.hidden_trump)
     for pile in state.locked:  # магаданский: the locked cards before each player
@@ -153,7 +155,9 @@ class Lockstep:
         assert _snapshot(self.full) == full_before, "apply changed its input"
         for seat, view in enumerate(self.views):
             view_before = _snapshot(view)
-            new_view, _ = apply(view, action)  # raises if the view refuses what the full accepts
+            # верю не верю: a face-down cover names its card to its author's view alone
+            seen = action if seat == action.seat else A.public_form(action)
+            new_view, _ = apply(view, seen)  # raises if the view refuses what the full accepts
             assert _snapshot(view) == view_before
             if self.blind:  # оборотный: a view learns every hand but its own
                 self.views[seat] = self._learn_others(seat, new_view, new_full, events)
@@ -164,7 +168,8 @@ class Lockstep:
             for event in events:
                 # a draw, and (магаданский) an unlocked card, are shown to their owner alone;
                 # (круговой) a card drawn and then passed on is no longer his to learn
-                if isinstance(event, (E.Drew, E.Unlocked)) and event.seat == seat:
+                # верю не верю: a doubter who takes is shown the face-down covers he took
+                if isinstance(event, (E.Drew, E.Unlocked, E.Took)) and event.seat == seat:
                     new_view = learn(new_view, seat, tuple(c for c in event.cards
                                                            if (hand >> c) & 1))
                 elif isinstance(event, E.HandsRotated):  # круговой: the new hand is shown

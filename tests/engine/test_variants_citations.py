@@ -39,6 +39,7 @@ import test_variants_scored
 import test_variants_shchelkovsky
 import test_variants_shchelkovsky_parts
 import test_variants_treshka
+import test_variants_veryu_ne_veryu
 import test_variants_zanudny
 
 MODULES = (test_variants_perevodnoy_2, test_variants_parnomastny, test_variants_korolevsky,
@@ -56,6 +57,7 @@ MODULES += (test_variants_armyansky, test_variants_albansky, test_variants_dlinn
 MODULES += (test_variants_oborotny,)
 MODULES += (test_variants_s_bolvanom,)
 MODULES += (test_variants_naborny, test_variants_krugly, test_variants_krestovy)
+MODULES += (test_variants_veryu_ne_veryu,)
 CITED = [quote for module in MODULES for quote in citations._cited(module)]
 
 

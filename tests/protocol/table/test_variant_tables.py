@@ -4,15 +4,18 @@ and the end-of-game audit finds nothing (modelled on test_table_machine)."""
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 
 import pytest
 
 from p2p_durak import engine as eng
+from p2p_durak.engine import actions as A
 from p2p_durak.engine import events as E
 from p2p_durak.engine.cards import NO_SUIT
 from p2p_durak.engine.presets import get_preset, with_base_rules
-from p2p_durak.engine.state import BLACK_PAIR, RED_PAIR
-from p2p_durak.protocol.table import AuditFinished, Moved, TableMachine
+from p2p_durak.engine.state import BLACK_PAIR, FACE_DOWN, RED_PAIR
+from p2p_durak.protocol import codec
+from p2p_durak.protocol.table import MOVE, AuditFinished, Moved, TableMachine, TableReject
 
 from .test_table_machine import _rng, _run, _table
 
@@ -30,6 +33,7 @@ VARIANTS += [("s_jokerom", 3), ("s_dvumya_jokerami", 2), ("pustyshka", 4), ("bol
              ("zanudny", 3), ("treshka", 2), ("s_par", 3), ("s_par_pyaterka", 2)]
 VARIANTS += [("ochkovy", 3), ("figurny", 2), ("figurny", 4), ("pogonny", 2), ("pogonny", 3),
              ("app_korol_govno", 3), ("krugovoy", 2), ("krugovoy", 3)]
+VARIANTS += [("veryu_ne_veryu", 2), ("veryu_ne_veryu", 4)]
 
 
 @pytest.mark.parametrize(("preset", "n"), VARIANTS)
@@ -47,7 +51,9 @@ def test_whole_game_agrees_and_audits_clean(preset: str, n: int) -> None:
                                                    ("chukotsky", "prostoy", 2),
                                                    ("perevodnoy_2", "prostoy", 3),
                                                    ("kozyrny", "perevodnoy", 3),
-                                                   ("dorozhny", "perevodnoy", 3)])
+                                                   ("dorozhny", "perevodnoy", 3),
+                                                   ("veryu_ne_veryu", "perevodnoy", 3),
+                                                   ("veryu_ne_veryu", "prostoy", 2)])
 def test_a_base_rules_choice_agrees_and_audits_clean(preset: str, base: str, n: int) -> None:
     rules = with_base_rules(preset, base)
     game_id = (n + 60).to_bytes(16, "big")
@@ -455,3 +461,156 @@ def test_oborotny_a_pick_is_refused_out_of_turn_or_off_the_hand() -> None:
             m.apply(party, payload)
         assert caught.value.party == party
     assert m.state_hash() == before
+
+
+# ---- верю не верю: face-down covers and the doubt, by the deck's proofs -----------------------
+
+def _drive_until(machines: list[TableMachine], seed: int,
+                 stop: Callable[[list[TableMachine]], bool]) -> None:
+    """Play as `_run` does until `stop` holds (checked before every delivery)."""
+    import random
+
+    from .test_table_machine import _deliver
+
+    rng = random.Random(seed)
+    for _ in range(20000):
+        if stop(machines):
+            return
+        due = [(p, msg) for p, m in enumerate(machines) if (msg := m.owed()) is not None]
+        if due:
+            _deliver(machines, *rng.choice(due))
+            continue
+        party = rng.choice(machines[0].waiting_for())
+        _deliver(machines, party, machines[party].play(rng.choice(machines[party].legal())))
+    raise AssertionError("the game never got there")
+
+
+def _doubt_due(machines: list[TableMachine]) -> bool:
+    """A doubted cover waits for its owner's tokens (a slot nobody else has seen)."""
+    m = machines[0]
+    return (m.state is not None and m.state.phase == eng.Phase.CHALLENGE
+            and m.deck_due() == (m.party_of_seat[m.state.defender],))
+
+
+def test_a_cover_travels_without_its_card_and_opens_only_when_doubted() -> None:
+    """The cover names its slot, not its card: only its author's machine applies the card; the
+    others' views show it face down, every state hash agrees, and no other party's deck has
+    seen the slot."""
+    machines = _table(3, "veryu_ne_veryu", seed=91)
+    _drive_until(machines, 91, lambda ms: ms[0].state is not None and any(
+        c != eng.UNKNOWN for c in ms[0].state.covers))
+    m = machines[0]
+    assert m.state is not None
+    defender = m.party_of_seat[m.state.defender]
+    (slot,) = m.cover_slots.values()
+    for party, machine in enumerate(machines):
+        assert machine.state is not None
+        (cover,) = [c for c in machine.state.covers if c != eng.UNKNOWN]
+        if party == defender:
+            assert cover >= 0
+            assert machine.deck.seen[slot] == cover
+        else:
+            assert cover == FACE_DOWN
+            assert slot not in machine.deck.seen
+    # naming the card on the wire, or a slot of another hand, is refused before anything moves
+    owner = machines[defender]
+    assert owner.state is not None
+    legal = eng.legal_actions(owner.state, owner.my_seat)
+    cover_action = next((a for a in legal if a.kind == A.COVER), None)
+    if cover_action is not None:
+        payload = codec.encode((MOVE, eng.encode_action(cover_action), ((slot, None),)))
+        with pytest.raises(TableReject, match="no card"):
+            owner.fork().apply(defender, payload)
+        stranger = next(s for p, h in owner.hand_slots.items() if p != owner.my_seat
+                        for s in h)
+        wrong = codec.encode((MOVE, eng.encode_action(A.public_form(cover_action)),
+                              ((stranger, None),)))
+        with pytest.raises(TableReject) as caught:
+            owner.fork().apply(defender, wrong)
+        assert caught.value.party == defender
+        assert caught.value.code == "forged"
+
+
+def test_a_defender_who_opens_a_doubted_cover_as_another_card_is_named() -> None:
+    """A false face-down card is caught by the deck's proofs, never by trust: the defender's
+    tokens must open the slot he laid, with a DLEQ proof against his key. Tokens forged to open
+    it as another card (one that would beat) are refused at every party, naming him; nothing is
+    applied, and his honest tokens then settle the doubt."""
+    from p2p_durak.protocol.mental import group
+    from p2p_durak.protocol.mental.messages import Tokens
+    from p2p_durak.protocol.table import DECK_STEP, deck_message
+
+    machines = _table(2, "veryu_ne_veryu", seed=93)
+    _drive_until(machines, 93, _doubt_due)
+    m = machines[0]
+    assert m.state is not None
+    defender = m.party_of_seat[m.state.defender]
+    honest_payload = machines[defender].owed()
+    assert honest_payload is not None
+    honest = deck_message(codec.decode(honest_payload)[1])
+    assert isinstance(honest, Tokens)
+    (slot,) = honest.slots
+    view = m.deck.slots[slot].view_of(defender)
+    assert view is not None
+    game = m.state.game
+    attack = m.state.table[m.state.doubt[1]]
+    lie = next(c for c in range(game.n_cards)
+               if (game.tables.beaters[m.state.trump + 1][attack] >> c) & 1
+               and c != machines[defender].deck.seen[slot])
+    # the token that would make the slot open as `lie`: c2 - M(lie) - the others' tokens
+    forged_point = group.sub(group.sub(view[1].ct.c2, m.deck.codec.encode(lie)),
+                             group.total(view[1].tokens.values()))
+    forged = replace(honest, tokens=(forged_point,))
+    payload = codec.encode((DECK_STEP, codec.encode(forged.to_wire())))
+    hashes = {machine.state_hash() for machine in machines}
+    for machine in machines:
+        if machine.party == defender:
+            continue
+        with pytest.raises(TableReject) as caught:
+            machine.apply(defender, payload)
+        assert caught.value.party == defender
+        assert caught.value.code == "bad-proof"
+    assert {machine.state_hash() for machine in machines} == hashes  # nothing applied
+    for machine in machines:
+        machine.apply(defender, honest_payload)
+    opened = [ev for item in m.history if isinstance(item, Moved) for ev in item.events
+              if isinstance(ev, E.DoubtSettled)]
+    assert opened[-1].card == machines[defender].deck.seen[slot]
+    assert opened[-1].card != lie
+
+
+def _two_covers_doubted(machines: list[TableMachine]) -> bool:
+    m = machines[0]
+    return (m.state is not None and m.state.phase == eng.Phase.CHALLENGE
+            and sum(c != eng.UNKNOWN for c in m.state.covers) >= 2)
+
+
+def test_the_doubter_is_shown_the_covers_he_took_and_nobody_else() -> None:
+    """Face-down cards that go into a hand after a doubt are revealed only to the taker: the
+    deck shows the doubter's party each such slot; a bystander's deck never opens it."""
+    for seed in range(95, 140):
+        machines = _table(3, "veryu_ne_veryu", seed=seed)
+        try:
+            _drive_until(machines, seed, _two_covers_doubted)
+        except AssertionError:
+            continue
+        m = machines[0]
+        assert m.state is not None
+        doubter = m.party_of_seat[m.state.doubt[0]]
+        defender = m.party_of_seat[m.state.defender]
+        others = [slot for i, slot in m.cover_slots.items() if i != m.state.doubt[1]
+                  and m.deck.slots[slot].card is None]
+        _drive_until(machines, seed, lambda ms: ms[0].state is not None
+                     and ms[0].state.phase != eng.Phase.CHALLENGE and not ms[0].deck_due())
+        settled = [ev for item in m.history if isinstance(item, Moved) for ev in item.events
+                   if isinstance(ev, E.DoubtSettled)][-1]
+        if not settled.beats or not others:
+            continue
+        (bystander,) = set(range(3)) - {doubter, defender}
+        for slot in others:
+            assert slot in machines[doubter].deck.seen
+            assert slot not in machines[bystander].deck.seen
+            assert machines[doubter].deck.seen[slot] in eng.cards_of(
+                machines[doubter].state.hands[machines[doubter].my_seat])  # type: ignore[union-attr]
+        return
+    raise AssertionError("no doubt of a true cover with another cover on the table")
