@@ -29,7 +29,7 @@ TABLE_KEYS: dict[str, str] = {
     "left": "left", "right": "right", "home": "home", "end": "end",
     "up": "target_prev", "s-tab": "target_prev", "down": "target_next", "tab": "target_next",
     "space": "mark", "enter": "play", "b": "beat", "t": "take", "p": "pass", "d": "pass",
-    "r": "transfer", "s": "show", "k": "lead_stock", "v": "doubt",
+    "r": "transfer", "s": "show", "k": "lead_stock", "v": "doubt", "x": "exchange",
 }
 
 

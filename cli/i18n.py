@@ -138,6 +138,10 @@ CATALOGUE: dict[str, tuple[str, str]] = {
                      "doubted), or take (T).",
                      "Отбивайтесь в закрытую: положите любую карту на атакующую (блеф проходит, "
                      "если не усомнятся) или возьмите (T)."),
+    "prompt.defend_exchange": ("Defend: beat, take (T), or first swap two marked cards "
+                               "(Space) with the stock (X).",
+                               "Отбивайтесь: побейте, возьмите (T) или сначала поменяйте две "
+                               "отмеченные карты (Пробел) с колодой (X)."),
     "prompt.doubt": ("Doubt a face-down card (V), throw in, or pass (P).",
                      "Усомнитесь в закрытой карте (V), подкиньте или скажите «бито» (P)."),
     "prompt.name_trump": ("You are the King: name the trump — press a card of that suit.",
@@ -216,6 +220,7 @@ CATALOGUE: dict[str, tuple[str, str]] = {
     "key.beat": ("B beat selected", "B побить выбранную"),
     "key.cover": ("B cover selected face down", "B закрыть выбранную"),
     "key.doubt": ("V I doubt it", "V сомневаюсь"),
+    "key.exchange": ("Space×2 X swap two", "Пробел×2 X обмен двух"),
     "key.claim": ("S show lowest trump", "S показать младший козырь"),
     "key.no_trump": ("P no trump", "P нет козыря"),
     "key.help": ("? help", "? помощь"),
@@ -229,6 +234,8 @@ CATALOGUE: dict[str, tuple[str, str]] = {
     "no_card": ("There is no card there.", "Там нет карты."),
     "no_target": ("There is no uncovered attack card to beat.",
                   "На столе нет непокрытой карты."),
+    "mark_two": ("Mark the two cards to swap with Space first.",
+                 "Сначала отметьте Пробелом две карты для обмена."),
     "no_face_down": ("There is no face-down card on the table to doubt.",
                      "На столе нет закрытой карты, чтобы сомневаться."),
     "mixed_ranks": ("Marked cards must be of one rank.",
@@ -282,6 +289,7 @@ CATALOGUE: dict[str, tuple[str, str]] = {
         "              (щелковский «проездной»: the cards go back to the previous player)\n"
         "K             lead the top card of the stock, unseen (армянский)\n"
         "V             верю не верю: «I doubt it» about the latest face-down card\n"
+        "X             покерный: swap the two marked cards with the stock's top two\n"
         "N             next game, once this one is over\n"
         "L             switch language   ? help   Q leave   Ctrl-C quit\n"
         "Mouse         click a card to play it, an attack card to choose it",
@@ -297,6 +305,7 @@ CATALOGUE: dict[str, tuple[str, str]] = {
         "              (щелковский «проездной»: карты уходят назад, предыдущему игроку)\n"
         "K (Л)         ход верхней картой колоды, не глядя (армянский)\n"
         "V (М)         верю не верю: «сомневаюсь» в последней закрытой карте\n"
+        "X (Ч)         покерный: поменять две отмеченные карты на две верхние из колоды\n"
         "N (Т)         следующая партия, когда эта окончена\n"
         "L (Д)         язык   ? помощь   Q (Й) выйти   Ctrl-C выход из игры\n"
         "Мышь          щелчок по карте — ход ею, по карте на столе — выбрать её"),

@@ -200,6 +200,14 @@ class TableUi:
             return Action(self._beat_kind(), self.me, (card,), target)
         if name == "doubt":
             return self._doubt()
+        if name == "exchange":
+            # покерный: the two marked cards (Space) go back to the stock for its top two
+            if len(self.marked) != 2:
+                self.notice = notice_of("mark_two")
+                return None
+            given = tuple(sorted(self.marked))
+            self.marked.clear()
+            return Action(A.EXCHANGE, self.me, given)
         if name == "take":
             return self._simple(A.TAKE)
         if name == "lead_stock":  # армянский: lead the top stock card unseen

@@ -449,6 +449,8 @@ def _prompt(ui: TableUi, look: Look) -> str:
             return m("prompt.defend_chain")
         if A.COVER in kinds:
             return m("prompt.cover")
+        if A.EXCHANGE in kinds:
+            return m("prompt.defend_exchange")
         return m("prompt.defend_transfer" if kinds & {A.TRANSFER, A.SHOW} else "prompt.defend")
     if A.CHALLENGE in kinds:
         return m("prompt.doubt")
@@ -482,6 +484,8 @@ def _keys(ui: TableUi, look: Look) -> Line:
                 hints.append(m("key.cover"))
         if A.CHALLENGE in kinds:
             hints.append(m("key.doubt"))
+        if A.EXCHANGE in kinds:
+            hints.append(m("key.exchange"))
         if A.BEAT in kinds and len(ui.open_targets()) > 1:
             hints.append(m("key.beat"))
         if A.TAKE in kinds:

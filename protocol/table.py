@@ -20,7 +20,10 @@ Intent payload (the `Intent.action` bytes, canonical msgpack):
                                                      tokens for it (верю не верю: a face-down
                                                      cover is its public form, without its
                                                      card, and one [slot, nil]: the slot moves
-                                                     to the table unopened)
+                                                     to the table unopened; покерный: an
+                                                     exchange is its public form and its two
+                                                     [slot, nil], which go to the stock
+                                                     unopened)
     [2, suit]                                        невидимый: the dealer's party, who alone
                                                      was shown the bottom stock card, announces
                                                      its suit (then proves it, a ClassOp)
@@ -64,10 +67,10 @@ from p2p_durak.engine.setup import (
 from p2p_durak.engine.state import Phase
 from p2p_durak.protocol import codec
 from p2p_durak.protocol.errors import ProtocolError
-from p2p_durak.protocol.mental import coins
+from p2p_durak.protocol.mental import coins, group
 from p2p_durak.protocol.mental import events as dev
 from p2p_durak.protocol.mental.deck import DeckParty
-from p2p_durak.protocol.mental.elgamal import unmask
+from p2p_durak.protocol.mental.elgamal import Ciphertext, unmask
 from p2p_durak.protocol.mental.errors import DeckError, InvalidProof
 from p2p_durak.protocol.mental.messages import Message as DeckMessage
 from p2p_durak.protocol.mental.messages import Shuffle, Tokens, message_from_wire
@@ -463,6 +466,9 @@ class TableMachine:
     # отбойный: slots opened to all before a reshuffle changed their card, as they were
     _opened_before_shuffle: dict[int, int] = field(default_factory=dict)
     _slot_gen: dict[int, int] = field(default_factory=dict)  # reshuffles each slot went through
+    # покерный: the closed slots a reshuffle changed, as they were (opened at the audit)
+    _closed_before_shuffle: dict[int, Ciphertext] = field(default_factory=dict)
+    _given_slots: list[int] = field(default_factory=list)  # покерный: an exchange's two slots
     # Король-говно, a later game of the series: each seat's title (Говно deals and leads)
     titles: tuple[int, ...] = ()
     # The series: which game of it this is, the score so far, each party's choice after the
@@ -507,6 +513,8 @@ class TableMachine:
         twin.lead_checks = list(self.lead_checks)
         twin._opened_before_shuffle = dict(self._opened_before_shuffle)
         twin._slot_gen = dict(self._slot_gen)
+        twin._closed_before_shuffle = dict(self._closed_before_shuffle)
+        twin._given_slots = list(self._given_slots)
         return twin
 
     # ---- queries ---------------------------------------------------------------------------
@@ -711,13 +719,16 @@ class TableMachine:
         if action.kind == A.CAPTURE:  # a face-up table card, open to all
             return codec.encode((MOVE, eng.encode_action(action), openings))
         mine = self.hand_slots.get(action.seat, [])
-        if action.kind == A.COVER:
-            # верю не верю: the card stays closed; the others learn only which slot moved
-            slot = next((s for s in mine if self._card_in(s) == action.cards[0]), None)
-            if slot is None:
-                raise TableReject(self.party, "that card is not in a slot of this hand")
-            return codec.encode((MOVE, eng.encode_action(A.public_form(action)),
-                                 ((slot, None),)))
+        if action.kind in (A.COVER, A.EXCHANGE):
+            # верю не верю, покерный: the cards stay closed; the others learn only which slots
+            # moved
+            slots = []
+            for card in action.cards:
+                slot = next((s for s in mine if self._card_in(s) == card), None)
+                if slot is None:
+                    raise TableReject(self.party, "that card is not in a slot of this hand")
+                slots.append((slot, None))
+            return codec.encode((MOVE, eng.encode_action(A.public_form(action)), tuple(slots)))
         for card in action.cards:
             slot = next((s for s in mine if self._card_in(s) == card), None)
             if slot is None:
@@ -936,6 +947,8 @@ class TableMachine:
             return self._apply_pick(party, action, position, openings)
         if action.kind == A.COVER:
             return self._apply_cover(party, seat, action, openings)
+        if action.kind == A.EXCHANGE:
+            return self._apply_exchange(party, seat, action, openings)
         # a pre-game capture names a face-up table card, open to all: no slot of a hand
         if len(openings) != (0 if action.kind == A.CAPTURE else len(action.cards)):
             raise TableReject(party, "one opening per card of a hand", "malformed")
@@ -1041,6 +1054,37 @@ class TableMachine:
         self.cover_slots[action.target] = slot
         return self._engine(local)
 
+    def _apply_exchange(self, party: int, seat: int, action: eng.Action,
+                        openings: tuple[object, ...]) -> list[TableEvent]:
+        """покерный: an exchange names two slots of the defender's hand and no card; his own
+        machine applies it with the cards, every other the public form. The slots go into the
+        stock unopened (then shuffled with it, by every party, with proofs)."""
+        if action.cards or len(openings) != 2:
+            raise TableReject(party, "an exchange names two slots and no card", "malformed")
+        slots: list[int] = []
+        hand = self.hand_slots.get(seat, [])
+        for opening in openings:
+            slot, tokens = self._parse_opening(party, opening)
+            if tokens is not None:
+                raise TableReject(party, "an exchange opens no card", "malformed")
+            if slot not in hand or slot in slots:
+                raise TableReject(party, f"slot {slot} is not in seat {seat}'s hand", "forged")
+            slots.append(slot)
+        local = action
+        if seat == self.my_seat:
+            cards = [self._card_in(s) for s in slots]
+            assert None not in cards  # its own hand: every slot was shown to it
+            local = A.exchange(seat, *(c for c in cards if c is not None))
+        assert self.state is not None
+        try:
+            eng.apply(self.state, local)
+        except eng.IllegalAction as exc:
+            raise TableReject(party, exc.message("en"), exc.code) from exc
+        for slot in slots:
+            hand.remove(slot)
+        self._given_slots = sorted(slots)
+        return self._engine(local)
+
     def _check_opening(self, party: int, slot: int, card: int, tokens: Tokens) -> None:
         found = self.deck.slots[slot].view_of(party)
         if found is None:
@@ -1123,6 +1167,11 @@ class TableMachine:
                 out += self._engine(eng.Action(A.LOT, eng.CHANCE, (), winner))
             elif isinstance(ev, dev.ShuffleDone) and ev.step.startswith("reshuffle"):
                 out += self._reshuffled(ev.slots)
+            elif isinstance(ev, dev.ShuffleDone) and ev.step.startswith("swap-shuffle"):
+                # покерный: the stock's face-down part, the given cards in it, reshuffled
+                bottom = self.stock_slots[len(self.stock_slots) - self._bottom():]
+                self.stock_slots = sorted(ev.slots) + bottom
+                out += self._engine(A.shuffle(DECK_ORDER))
             elif isinstance(ev, dev.ShuffleDone):
                 out += self._engine(eng.Action(A.DEAL, eng.CHANCE))
             elif isinstance(ev, dev.CardRevealed) and self._pending_chance == "pick":
@@ -1354,6 +1403,21 @@ class TableMachine:
                 self._learned_now += cards
             return [(s, viewer) for s in slots
                     if self.deck.slots[s].card is None and s not in seen]
+        if isinstance(ev, E.Exchanged):
+            # покерный: the stock's top slots to the defender (shown to him), the given ones
+            # into the stock: on top, at the bottom, or on top until the reshuffle
+            drawn, self.stock_slots = self.stock_slots[:ev.n], self.stock_slots[ev.n:]
+            self.hand_slots[ev.seat] += drawn
+            given, self._given_slots = self._given_slots, []
+            where = before.game.tables.exchange_return
+            if where == 2:
+                at = len(self.stock_slots) - self._bottom()
+                self.stock_slots[at:at] = given
+            else:
+                self.stock_slots[:0] = given
+            party = self.party_of_seat[ev.seat]
+            return [(s, (party,)) for s in drawn if self.deck.slots[s].card is None
+                    and party not in self.deck.slots[s].viewers]
         if isinstance(ev, (E.Led, E.ThrewIn, E.Beat, E.Transferred, E.Misplayed)):
             cards = ev.cards if isinstance(ev, E.Led) else (ev.card,)
             if isinstance(ev, E.Transferred) and ev.shown:
@@ -1514,17 +1578,44 @@ class TableMachine:
             # отбойный: every party re-masks and permutes the face-down stock and the bout's
             # open cards, with its proofs; the trump card stays face up at the bottom
             slots = self.table_slots + self.stock_slots[:len(self.stock_slots) - self._bottom()]
-            for slot in slots:  # what the claim audit must still know of a claimant's hand
-                card = self.deck.slots[slot].card
-                if card is not None:
-                    self._opened_before_shuffle.setdefault(slot, card)
-                self._slot_gen[slot] = self._slot_gen.get(slot, 0) + 1
+            self._before_reshuffle(slots)
             self._step_counter += 1
             return self._begin(ShuffleOp(f"reshuffle:{self._step_counter}",
+                                         tuple(sorted(slots))))
+        if phase == Phase.EXCHANGE:
+            # покерный: every party re-masks and permutes the stock's face-down slots with its
+            # proofs; the trump card stays face up at the bottom
+            slots = self.stock_slots[:len(self.stock_slots) - self._bottom()]
+            self._before_reshuffle(slots)
+            self._step_counter += 1
+            return self._begin(ShuffleOp(f"swap-shuffle:{self._step_counter}",
                                          tuple(sorted(slots))))
         if phase == Phase.OVER and "audit" not in self.deck.finished_steps:
             return self._begin(AuditOp("audit"))
         return []
+
+    def _before_reshuffle(self, slots: Sequence[int]) -> None:
+        """What the claim audit must still know of a claimant's hand once a reshuffle changes
+        these slots: an open card as it was, a closed one as its ciphertext (opened with every
+        key at the audit); and a new opening step for each."""
+        for slot in slots:
+            st = self.deck.slots[slot]
+            if st.card is not None:
+                self._opened_before_shuffle.setdefault(slot, st.card)
+            else:
+                self._closed_before_shuffle.setdefault(slot, st.base.ct)
+            self._slot_gen[slot] = self._slot_gen.get(slot, 0) + 1
+
+    def _card_then(self, slot: int, cards: Sequence[int]) -> int:
+        """The card a slot held before any reshuffle changed it (the audit's view)."""
+        if slot in self._opened_before_shuffle:
+            return self._opened_before_shuffle[slot]
+        ct = self._closed_before_shuffle.get(slot)
+        if ct is None:
+            return cards[slot]
+        x = sum(self.deck.audit_secrets[s] for s in self.deck.active) % group.ORDER
+        card = self.deck.codec.decode(group.sub(ct.c2, group.mul(x, ct.c1)))
+        return cards[slot] if card is None else card
 
     # ---- the end-of-game audit -----------------------------------------------------------------
 
@@ -1537,7 +1628,7 @@ class TableMachine:
         # without trumps (бескозырный) every seat shows its lowest card of any suit
         any_card = game.rules.first_attacker_first_game == "lowest_card"
         for claim in self.claims:
-            held = [self._opened_before_shuffle.get(s, cards[s]) for s in claim.slots]
+            held = [self._card_then(s, cards) for s in claim.slots]
             held = [c for c in held if c not in claim.shown_before]
             trump_cards = game.trump_mask(claim.trump)
             if claim.jokers:

@@ -28,7 +28,7 @@ from collections.abc import Sequence
 
 from p2p_durak.bots.features import bits, trump_mask
 from p2p_durak.engine import CHANCE, UNKNOWN, Action, Game, State
-from p2p_durak.engine.actions import CLAIM, COVER, NO_TRUMP, REVEAL, TAKE
+from p2p_durak.engine.actions import CLAIM, COVER, EXCHANGE, NO_TRUMP, REVEAL, TAKE
 from p2p_durak.engine.setup import JOKER_ROUND, JOKERS, claim_round, claim_suit
 from p2p_durak.engine.state import FACE_DOWN, REVEAL_TRUMP, known_cards
 
@@ -60,8 +60,8 @@ class Knowledge:
         for s in range(game.n_players):
             if s == self.seat:
                 continue
-            if action.kind == COVER and not action.cards and action.seat == s:
-                self._covered_unseen(before, after, s)
+            if action.kind in (COVER, EXCHANGE) and not action.cards and action.seat == s:
+                self._gone_unseen(before, after, s, 1 if action.kind == COVER else 2)
                 continue
             revealed = self._revealed_from_hidden(before, action, s)
             for card in revealed:
@@ -103,13 +103,15 @@ class Knowledge:
         for card in cards:
             self._remove_slot(s, card)
 
-    def _covered_unseen(self, before: State, after: State, s: int) -> None:
-        """верю не верю: seat `s` laid a card face down. It left a hidden slot (the most
-        narrowed group that could have held it) or was one of his known cards; those known
-        cards are hidden now (nothing says which went), a free group: sound either way."""
-        if before.hidden[s]:
+    def _gone_unseen(self, before: State, after: State, s: int, n: int) -> None:
+        """Seat `s` laid `n` cards face down (верю не верю) or gave them back to the stock
+        (покерный, drawing two unseen). Each left a hidden slot (the most narrowed group that
+        could have held it) or was one of his known cards; those known cards are hidden now
+        (nothing says which went), with the drawn ones a free group: sound either way."""
+        removed = min(n, before.hidden[s])
+        for _ in range(removed):
             self._remove_slot(s, -1)
-        extra = after.hidden[s] - max(before.hidden[s] - 1, 0)
+        extra = after.hidden[s] - (before.hidden[s] - removed)
         if extra > 0:
             self.groups[s].append([extra, 0, 0])
 

@@ -99,7 +99,7 @@ class LocalTable:
             if isinstance(event, (E.Dealt, E.HandsRotated)):  # круговой: a new hand each
                 for seat, bot in enumerate(self.bots):
                     bot.learn(cards_of(self.state.hands[seat]))
-            elif isinstance(event, (E.Drew, E.Unlocked, E.Took)):
+            elif isinstance(event, (E.Drew, E.Unlocked, E.Took, E.Exchanged)):
                 # магаданский: an unlocked card; верю не верю: the face-down covers a doubter
                 # took; круговой: a card drawn and then passed on is no longer this seat's
                 hand = self.state.hands[event.seat]

@@ -39,6 +39,8 @@ class Kind(IntEnum):
     COVER = 19  # верю не верю: cover an attack card face down (target: its index); the card is
     # named in a full state and its author's view, not in the public form the others apply
     CHALLENGE = 20  # верю не верю: «сомневаюсь» about the cover at `target`
+    EXCHANGE = 21  # покерный: the defender swaps two cards with the stock; the two he gives
+    # are named in a full state and his own view, not in the public form
 
 
 # Module-level ints: the engine's hot paths compare these, not enum members.
@@ -63,7 +65,8 @@ CAPTURE: Final = 17
 CHAIN: Final = 18
 COVER: Final = 19
 CHALLENGE: Final = 20
-N_KINDS: Final = 21
+EXCHANGE: Final = 21
+N_KINDS: Final = 22
 
 
 class Action(NamedTuple):
@@ -141,8 +144,16 @@ def cover(seat: int, card: int | None, target: int) -> Action:
 
 
 def public_form(action: Action) -> Action:
-    """The action as the seats other than its author see it: a cover without its card."""
-    return Action(COVER, action.seat, (), action.target) if action.kind == COVER else action
+    """The action as the seats other than its author see it: a cover (верю не верю) or an
+    exchange (покерный) without its cards."""
+    if action.kind == COVER or action.kind == EXCHANGE:
+        return Action(action.kind, action.seat, (), action.target)
+    return action
+
+
+def exchange(seat: int, *cards: int) -> Action:
+    """покерный: give `cards` (two) back to the stock for its top two; none: the public form."""
+    return Action(EXCHANGE, seat, tuple(sorted(cards)))
 
 
 def challenge(seat: int, target: int) -> Action:

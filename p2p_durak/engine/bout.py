@@ -575,7 +575,7 @@ def on_lead_stock(state: State, action: Action, ev: EventSink) -> State:
         state.defender, False, 0, state.shown, state.out, state.finish, state.discard,
         state.bout, state.claims, state.lot_among, state.result, (CHANCE,), 0,
         state.seat_trumps, state.locked, state.otboi, state.tally, state.controller,
-        state.doubt, state.buried, state.n_buried))
+        state.doubt, state.buried, state.n_buried, state.swapped))
     return s
 
 
@@ -982,7 +982,7 @@ def _settle(state: State, phase: int, hands: tuple[int, ...], hidden: tuple[int,
             defender, taking, passed, shown, state.out, state.finish, state.discard,
             state.bout, state.claims, state.lot_among, state.result, actors, ranks,
             state.seat_trumps, state.locked, state.otboi, state.tally, state.controller,
-            state.doubt, state.buried, state.n_buried))
+            state.doubt, state.buried, state.n_buried, state.swapped))
         return s
     return _end_bout(state, hands, hidden, table, covers, table_by, defender, taking, ev)
 
@@ -1002,7 +1002,7 @@ def _end_bout(state: State, hands: tuple[int, ...], hidden: tuple[int, ...],
                 table_by, state.attacker, defender, False, 0, state.shown, state.out,
                 state.finish, state.discard, state.bout, state.claims, state.lot_among,
                 state.result, (CHANCE,), state.table_ranks, state.seat_trumps, state.locked,
-                otboi, state.tally, state.controller, (), state.buried, state.n_buried))
+                otboi, state.tally, state.controller, (), state.buried, state.n_buried, 0))
             return s
     return _closed(state, hands, hidden, table, covers, table_by, defender, took, ev, otboi)
 
@@ -1078,7 +1078,7 @@ def _closed(state: State, hands: tuple[int, ...], hidden: tuple[int, ...],
         state.hidden_trump, state.reveal_card, (), (), (), attacker, defender, False, 0, 0, out,
         finish, discard, state.bout + 1, state.claims, state.lot_among, result, actors, 0,
         state.seat_trumps, state.locked if locked is None else tuple(locked), otboi, tally,
-        controller, (), buried, n_buried))
+        controller, (), buried, n_buried, 0))
     return s
 
 

@@ -38,6 +38,12 @@ from p2p_durak.engine.doubt import (
 )
 from p2p_durak.engine.errors import IllegalAction, Reason
 from p2p_durak.engine.events import EventSink
+from p2p_durak.engine.exchange import (
+    exchange_options,
+    exchange_outcomes,
+    on_exchange,
+    on_exchange_shuffle,
+)
 from p2p_durak.engine.prephase import capture_options, on_capture, on_turn_up
 from p2p_durak.engine.seats import claimant
 from p2p_durak.engine.setup import (
@@ -60,6 +66,7 @@ from p2p_durak.engine.state import (
     CLAIM,
     DEAL,
     DEAL_SIXES,
+    EXCHANGE,
     LEAD,
     LOT,
     NAME_TRUMP,
@@ -115,6 +122,8 @@ def legal_actions(state: State, seat: int) -> tuple[Action, ...]:
             return tuple(blind_actions(state, seat))
         if seat == state.defender:
             if not state.taking and UNKNOWN in state.covers:
+                if state.game.tables.exchange:  # покерный: or swap two with the stock first
+                    return tuple(defender_actions(state) + exchange_options(state, seat))
                 return tuple(defender_actions(state))
             if seat in state.actors:  # американский: throwing in to himself
                 return tuple(thrower_actions(state, seat))
@@ -153,7 +162,11 @@ def chance_outcome(state: State) -> Action | None:
 
 
 def _chance_outcomes(state: State) -> list[Action]:
-    return doubt_outcomes(state) if state.phase == CHALLENGE else chance_outcomes(state)
+    if state.phase == CHALLENGE:
+        return doubt_outcomes(state)
+    if state.phase == EXCHANGE:
+        return exchange_outcomes(state)
+    return chance_outcomes(state)
 
 
 def apply_any(state: State, action: object) -> tuple[State, tuple[E.Event, ...]]:
@@ -231,6 +244,8 @@ def _apply(state: State, any_action: object, ev: EventSink) -> State:
             return on_cover(state, action, ev)
         if kind == A.CHALLENGE:
             return on_challenge(state, action, ev)
+        if kind == A.EXCHANGE:
+            return on_exchange(state, action, ev)
         raise IllegalAction(Reason.WRONG_PHASE,
                             A.Kind(kind).name if 0 <= kind < A.N_KINDS else "?")
     if phase == LEAD:
@@ -269,4 +284,6 @@ def _setup_transition(state: State, action: Action, ev: EventSink) -> State:
         return on_capture(state, action, ev)
     if phase == CHALLENGE and kind == A.REVEAL:
         return on_doubt_reveal(state, action, ev)
+    if phase == EXCHANGE and kind == A.SHUFFLE:
+        return on_exchange_shuffle(state, action, ev)
     raise IllegalAction(Reason.WRONG_PHASE)

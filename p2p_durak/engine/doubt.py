@@ -177,4 +177,4 @@ def on_doubt_reveal(state: State, action: Action, ev: EventSink) -> State:
         phase=phase, hands=tuple(hands), hidden=tuple(hidden), stock=stock, table=(),
         covers=(), table_by=(), attacker=attacker, defender=new_defender, taking=False,
         passed=0, shown=0, out=out, finish=finish, discard=discard, bout=state.bout + 1,
-        result=result, actors=actors, table_ranks=0, doubt=())
+        result=result, actors=actors, table_ranks=0, doubt=(), swapped=0)

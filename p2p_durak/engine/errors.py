@@ -46,6 +46,8 @@ class Reason(Enum):
                      "там нет закрытой карты, чтобы сомневаться")
     CANNOT_DOUBT = ("this player may not say «сомневаюсь» now",
                     "этому игроку сейчас нельзя сказать «сомневаюсь»")
+    NO_EXCHANGE = ("the defender may not exchange cards with the stock now",
+                   "сейчас нельзя поменять карты с колодой")
     ALREADY_OUT = ("this player is already out of the game", "этот игрок уже вышел из игры")
     MUST_PASS_ON = ("a defender who does not beat takes the first card and passes on one of his "
                     "own", "кто не отбился, забирает первую карту и передаёт дальше свою")

@@ -145,6 +145,22 @@ class Buried(NamedTuple):
     cards: tuple[int, ...]
 
 
+class Exchanged(NamedTuple):
+    """покерный: the defender gave `n` cards back (`given`: those this state knows) and drew
+    the stock's top `n` (`cards`: those this state knows)."""
+
+    seat: int
+    n: int
+    given: tuple[int, ...]
+    cards: tuple[int, ...]
+
+
+class StockShuffled(NamedTuple):
+    """покерный: the stock's face-down part was shuffled (the given cards in it)."""
+
+    stock: int  # its size
+
+
 class TakeDeclared(NamedTuple):
     seat: int
 
@@ -276,6 +292,7 @@ class GameOver(NamedTuple):
 Event = (Dealt | TrumpRevealed | TrumpReinserted | TrumpNamed | HiddenTrumpRevealed
          | TrumpSwapped | PersonalTrump | SixDealt | Claimed | FirstAttacker | BoutStarted | Led
          | ThrewIn | StockLeadDeclared | StockLed | Beat | Covered | Doubted | DoubtSettled | Buried
+         | Exchanged | StockShuffled
          | Transferred | TakeDeclared | Passed | Discarded | Misplayed | Took | Drew | Unlocked
          | Rebounded | HandsRotated | TurnedUp | Laid | Captured | Swept | Placed | ChainPassed
          | PlayerOut | Left | Conceded | GameOver)

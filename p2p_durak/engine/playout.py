@@ -124,7 +124,7 @@ class _Board:
             self.shown, self.out, self.finish, self.discard, self.bout, s.claims, s.lot_among,
             self.result, self.actors, self.ranks, s.seat_trumps,
             s.locked if self.locked is None else tuple(self.locked), self.otboi, self.tally,
-            s.controller, s.doubt, s.buried, s.n_buried))
+            s.controller, s.doubt, s.buried, s.n_buried, s.swapped))
         return state
 
     def play(self, x: int, log: list[Action] | None) -> int:

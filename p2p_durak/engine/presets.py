@@ -14,6 +14,7 @@ from p2p_durak.engine.rules import (
     BLIND_PENALTY,
     CHALLENGE_RULES,
     DUMMY_GAME_FIRST_ATTACKER,
+    SWAP_TWO_RULES,
     RuleError,
     RuleSet,
     pending_knobs,
@@ -452,9 +453,16 @@ _P += [
     _pending_preset("parnomastny", "Дурак парномастный", "Rank-or-suit durak",
                     "Throw-ins may match the rank or the suit of table cards.",
                     throw_in_match="rank_or_suit"),
-    _pending_preset("pokerny", "Дурак покерный", "Poker durak",
-                    "A defender with ≤6 cards may swap two with the stock.",
-                    pre_defence_exchange="swap_two"),
+    Preset("pokerny", "Дурак покерный", "Poker durak", f"{COMPENDIUM}: «Дурак покерный»",
+           "Throw-in durak in which the defender, before his first defence of a bout, may "
+           "swap any two of his cards for the top two of the stock if he holds six cards or "
+           "fewer: the two he gives are shuffled into the stock unseen (the trump card stays "
+           "at the bottom). Once a bout per defender.",
+           "Подкидной, в котором отбивающийся перед тем, как отбиться, может поменять две "
+           "любые свои карты на две верхние карты колоды, если у него не больше шести карт: "
+           "отданные карты замешиваются в колоду в закрытую (козырь остаётся внизу). Один "
+           "раз за кон на каждого отбивающегося.",
+           _comp(pre_defence_exchange="swap_two", swap_two=SWAP_TWO_RULES)),
     _pending_preset("pustoy", "Дурак пустой", "Empty durak",
                     "Draw only when the hand is completely empty.",
                     refill_rule="only_when_empty"),

@@ -257,6 +257,14 @@ def _challenge_overlays() -> frozenset[Overlay]:
             out.add(tuple(sorted(items.items())))
     return frozenset(out)
 
+# покерный's exchange: the catalogue's recommendation for its one sub-knob that is a table's
+# choice (the others are the engine's only behaviour, not encoded: count 2, max_hand 6,
+# once_per_bout_per_defender, source stock_top, exclude_trump_card, min_stock_face_down 2)
+SWAP_TWO_RULES: Overlay = (("return_to", "shuffle_into_stock"),)
+_SWAP_TWO_CHOICES = frozenset({()} | {(("return_to", where),) for where in (
+    "shuffle_into_stock", "top", "bottom")})
+
+
 # The values the engine plays today. A knob value outside its glossary domain is an error;
 # a value inside the domain but not here is "pending".
 IMPLEMENTED: dict[str, frozenset[Any]] = {
@@ -344,8 +352,8 @@ IMPLEMENTED: dict[str, frozenset[Any]] = {
     "defender_hand_cap_counts": frozenset({"all_cards", "usable_cards"}),
     "discard_rule": frozenset({"discard", "every_second_to_stock"}),
     "every_second_to_stock": frozenset({()}),
-    "pre_defence_exchange": frozenset({"off"}),
-    "swap_two": frozenset({()}),
+    "pre_defence_exchange": frozenset({"off", "swap_two"}),
+    "swap_two": _SWAP_TWO_CHOICES,
     "pokerny_showdown": frozenset({"off"}),
     "dummy_hand": frozenset({(), DUMMY_GAME_FIRST_ATTACKER, DUMMY_BOUT_ATTACKER}),
     "challenge": _challenge_overlays(),
@@ -556,6 +564,18 @@ def validate(rules: RuleSet, n_players: int | None = None) -> None:
     _validate_blind(rules)
     _validate_dummy(rules)
     _validate_face_down(rules)
+    exchange = rules.pre_defence_exchange == "swap_two"
+    if exchange != bool(rules.swap_two):
+        raise RuleError("swap_two", "the exchange with the stock goes with its options",
+                        "обмен с колодой задаётся вместе с его настройками")
+    if exchange and (rules.refill_rule == "none" or rules.discard_rule != "discard"
+                     or rules.trump_change != "none" or rules.locked_cards
+                     or rules.hand_visibility != "owner_only" or rules.lead_from_stock):
+        # the exchange draws from a stock of face-down cards under a fixed trump card
+        raise RuleError("pre_defence_exchange", "the exchange needs a stock to draw from, "
+                        "a trump that stays and nothing else shuffled into the stock",
+                        "обмену нужна колода для добора, неизменный козырь и никакого "
+                        "другого замешивания в колоду")
     if n_players is not None:
         validate_players(rules, n_players)
 

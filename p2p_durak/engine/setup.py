@@ -91,7 +91,7 @@ def evolve(state: State, *, phase: int | None = None, hands: tuple[int, ...] | N
         claims, state.lot_among if lot_among is None else lot_among, state.result, actors, 0,
         state.seat_trumps if seat_trumps is None else seat_trumps,
         state.locked if locked is None else locked, state.otboi, state.tally, state.controller,
-        state.doubt, state.buried, state.n_buried))
+        state.doubt, state.buried, state.n_buried, 0))
     return new
 
 

@@ -55,6 +55,7 @@ class Phase(IntEnum):
     TURN_UP = 12  # a pre-game phase (pre_phase): chance turns the top stock card face up
     CAPTURE = 13  # a pre-game phase: the drawer chooses the face-up card his card takes
     CHALLENGE = 14  # верю не верю: a face-down cover was doubted and waits to be opened
+    EXCHANGE = 15  # покерный: two cards given back wait to be shuffled into the stock
 
 
 DEAL: Final = 0
@@ -72,6 +73,7 @@ DEAL_SIXES: Final = 11
 TURN_UP: Final = 12
 CAPTURE: Final = 13
 CHALLENGE: Final = 14
+EXCHANGE: Final = 15
 
 
 class Result(NamedTuple):
@@ -333,6 +335,7 @@ class State(NamedTuple):
     doubt: tuple[int, ...] = ()
     buried: int = 0  # верю не верю: the face-down discarded cards this state knows (a mask)
     n_buried: int = 0  # верю не верю: how many cards went to the discard face down (public)
+    swapped: int = 0  # покерный: the defenders who exchanged two cards this bout (seat mask)
 
     @property
     def n_players(self) -> int:

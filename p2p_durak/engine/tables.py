@@ -110,6 +110,8 @@ class GameTables:
         "dummy",
         "dummy_bit",
         "dummy_by_bout",
+        "exchange",
+        "exchange_return",
         "face_down",
         "face_up_ranks",
         "figures",
@@ -299,13 +301,18 @@ class GameTables:
         # count, «throw_in_ranks_from: face_up_only»)
         self.beat_throwable: tuple[int, ...] = (0,) * n_cards if self.face_up_ranks \
             else self.throwable
+        # покерный: before defending the defender may swap two cards with the stock's top;
+        # the given cards are shuffled into the stock (0), or put on its top (1) or bottom (2)
+        self.exchange: bool = rules.pre_defence_exchange == "swap_two"
+        self.exchange_return: int = ("shuffle_into_stock", "top", "bottom").index(
+            dict(rules.swap_two).get("return_to", "shuffle_into_stock"))
         # Длинный дурак: «Подкидывают строго по очереди по часовой стрелке»: one thrower at a
         # time, the turn going round from the lead attacker; its seat + 1 is kept in
         # `State.shown` from bit `base_shift` up (0 before anyone's turn)
         self.strict: bool = rules.throw_in_order == "strict_clockwise"
         self.stepwise: bool = (self.show_backward or self.thrown_only or self.stock_lead
                                or self.blind or dummy >= 0 or self.strict
-                               or self.chain_pass or self.face_down)
+                               or self.chain_pass or self.face_down or self.exchange)
         # козырной: a beat records its card in `shown` (the bout's last card), and a defended
         # bout swaps it with the trump card under the stock
         self.swap_trump: bool = rules.trump_change == "swap_on_defence"

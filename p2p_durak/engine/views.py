@@ -49,7 +49,8 @@ def public_view(state: State) -> PublicView:
         (state.tally,) if state.tally else ()) + ((game.titles,) if game.titles else ()) + (
         (game.dummy, state.controller) if game.dummy >= 0 else ()) + (
         (game.personal, game.ladder) if game.personal else ()) + (
-        (state.doubt, state.n_buried) if face_down else ())
+        (state.doubt, state.n_buried) if face_down else ()) + (
+        (state.swapped,) if game.tables.exchange else ())
 
 
 def state_hash(state: State) -> bytes:

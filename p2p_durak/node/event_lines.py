@@ -50,6 +50,9 @@ LINES: dict[str, tuple[str, str]] = {
     "DoubtFalse": ("{card} does not beat {attack}: {whom} takes",
                    "{card} не бьёт {attack}: берёт {whom}"),
     "Buried": ("{n} face down to the discard", "В отбой в закрытую: {n}"),
+    "Exchanged": ("{who} swaps {n} with the stock", "{who} меняет {n} с колодой"),
+    "ExchangedMine": ("{who} swaps {given} for {cards}", "{who} меняет {given} на {cards}"),
+    "StockShuffled": ("The stock is shuffled", "Колода перемешана"),
     "Transferred": ("{who} transfers {card} → {whom}", "{who} переводит {card} → {whom}"),
     "TransferredShown": ("{who} shows {card} → {whom}", "{who} показывает {card} → {whom}"),
     "TakeDeclared": ("{who}: I take", "{who}: беру"),
@@ -198,6 +201,13 @@ class EventLines:
                      "whom": who(event.taker)})
         if isinstance(event, E.Buried):
             return "Buried", {"n": event.n}
+        if isinstance(event, E.Exchanged):  # покерный: the cards only where they are known
+            if event.given and event.cards:
+                return "ExchangedMine", {"who": who(event.seat), "given": cards(event.given),
+                                         "cards": cards(event.cards)}
+            return "Exchanged", {"who": who(event.seat), "n": event.n}
+        if isinstance(event, E.StockShuffled):
+            return "StockShuffled", {}
         if isinstance(event, E.Transferred):
             return ("TransferredShown" if event.shown else "Transferred",
                     {"who": who(event.seat), "card": card(event.card),

@@ -14,7 +14,7 @@ from p2p_durak.cli.commands_arena import add_arena_parser, run_arena_command
 from p2p_durak.engine.presets import PRESETS
 
 # a preset the engine does not play yet (the first one left; they become playable one by one)
-PENDING = next(p.id for p in PRESETS.values() if not p.works)
+PENDING = next((p.id for p in PRESETS.values() if not p.works), None)
 
 
 def test_wilson_interval_known_values() -> None:
@@ -89,6 +89,7 @@ def test_arena_command_refuses_bad_input(capsys: pytest.CaptureFixture[str]) -> 
     add_arena_parser(parser.add_subparsers())
     with pytest.raises(SystemExit):
         parser.parse_args(["arena", "--bots", "easy,wizard"])
-    args = parser.parse_args(["arena", "--bots", "easy,medium", "--preset", PENDING])
-    assert run_arena_command(args) == 2
-    assert "not playable" in capsys.readouterr().err
+    if PENDING is not None:  # (every preset plays since покерный)
+        args = parser.parse_args(["arena", "--bots", "easy,medium", "--preset", PENDING])
+        assert run_arena_command(args) == 2
+        assert "not playable" in capsys.readouterr().err

@@ -13,7 +13,7 @@ VARIANTS += ["shchelkovsky"]
 VARIANTS += ["armyansky_1", "albansky", "app_dlinny"]
 VARIANTS += ["oborotny"]
 VARIANTS += ["naborny", "krugly", "krestovy"]
-VARIANTS += ["veryu_ne_veryu"]
+VARIANTS += ["veryu_ne_veryu", "pokerny"]
 GAMES = 40
 
 

@@ -11,7 +11,7 @@ from p2p_durak.cli.main import main
 from p2p_durak.engine.presets import PRESETS
 
 # a preset the engine does not play yet (the first one left; they become playable one by one)
-PENDING = next(p.id for p in PRESETS.values() if not p.works)
+PENDING = [p.id for p in PRESETS.values() if not p.works][:1]  # none since покерный
 
 
 def parse(*argv: str) -> argparse.Namespace:
@@ -50,7 +50,7 @@ def test_rule_values_are_read_as_the_knobs_expect() -> None:
     (["play", "--bots", "2", "--rule", "transfer"], "KNOB=VALUE"),
     (["play", "--bots", "2", "--rule", "no_such_knob=1"], "no such rule knob"),
     (["play", "--bots", "2", "--preset", "app_komandy"], "players"),
-    (["play", "--bots", "2", "--preset", PENDING], "not implemented yet"),
+    *[(["play", "--bots", "2", "--preset", p], "not implemented yet") for p in PENDING],
 ])
 def test_unplayable_options_are_refused_with_the_reason(
         argv: list[str], message: str, capsys: pytest.CaptureFixture[str]) -> None:

@@ -13,6 +13,7 @@ The action notation is one line per action, used by the scenarios and the golden
     1 take | 2 pass
     1 cover 7♠ on 6♠ | 1 cover ? on 6♠ | 2 doubt 6♠   (верю не верю: a face-down cover, its
     public form, «сомневаюсь» about the cover of 6♠)
+    1 exchange 6♥ 8♠ | 1 exchange   (покерный: two cards swapped with the stock, its public form)
 """
 
 from __future__ import annotations
@@ -106,7 +107,8 @@ def deck_order(game: Game, hands: Sequence[str], trump: str | None = None,
 _NAMES = {A.LEAD: "lead", A.THROW: "throw", A.BEAT: "beat", A.TRANSFER: "transfer",
           A.SHOW: "show", A.TAKE: "take", A.PASS: "pass", A.CLAIM: "claim",
           A.NO_TRUMP: "no_trump", A.LEAD_STOCK: "lead_stock",
-          A.CAPTURE: "capture", A.CHAIN: "chain", A.COVER: "cover", A.CHALLENGE: "doubt"}
+          A.CAPTURE: "capture", A.CHAIN: "chain", A.COVER: "cover", A.CHALLENGE: "doubt",
+          A.EXCHANGE: "exchange"}
 _KINDS = {v: k for k, v in _NAMES.items()}
 _SUITS = ("spades", "clubs", "diamonds", "hearts")
 
@@ -168,6 +170,8 @@ def parse_action(state: State, text: str) -> Action:
     if kind == A.CHALLENGE:
         return A.challenge(seat, state.table.index(card(game, args[0])))
     ids = tuple(card(game, w) for w in args)
+    if kind == A.EXCHANGE:
+        return A.exchange(seat, *ids)
     if kind == A.LEAD:
         return A.lead(seat, *ids)
     return Action(kind, seat, ids)

@@ -26,6 +26,8 @@ PYTHON_ON_PURPOSE = {
     "doubt": "верю не верю's face-down covers and doubts, reached only in that variant's "
              "games (not yet built with mypyc: to be moved to COMPILED once a build has "
              "checked it)",
+    "exchange": "покерный's exchange with the stock, reached only in that variant's games "
+                "(not yet built with mypyc, as doubt)",
     "presets": "data read once per table",
     "rules": "RuleSet validation, once per game; the hot path reads engine/tables.py",
     "verdicts": "a concession, at most once a game",

@@ -169,7 +169,8 @@ class Lockstep:
                 # a draw, and (магаданский) an unlocked card, are shown to their owner alone;
                 # (круговой) a card drawn and then passed on is no longer his to learn
                 # верю не верю: a doubter who takes is shown the face-down covers he took
-                if isinstance(event, (E.Drew, E.Unlocked, E.Took)) and event.seat == seat:
+                if isinstance(event, (E.Drew, E.Unlocked, E.Took, E.Exchanged)) \
+                        and event.seat == seat:
                     new_view = learn(new_view, seat, tuple(c for c in event.cards
                                                            if (hand >> c) & 1))
                 elif isinstance(event, E.HandsRotated):  # круговой: the new hand is shown
@@ -279,7 +280,8 @@ def _play_random_game(game: Game, order: list[int], rng: random.Random) -> Locks
             if action is None:
                 options = legal_actions(run.full, CHANCE)
                 # a lot, отбойный, Длинный дурак's sixes
-                assert run.full.phase in (Phase.LOT, Phase.RESHUFFLE, Phase.DEAL_SIXES)
+                assert run.full.phase in (Phase.LOT, Phase.RESHUFFLE, Phase.DEAL_SIXES,
+                                          Phase.EXCHANGE)  # (покерный: its shuffle)
                 assert len(options) > 1
                 action = rng.choice(options)
         else:

@@ -79,16 +79,18 @@ def test_cli_rules_lists_every_preset_with_its_state(capsys: pytest.CaptureFixtu
         assert preset.id in out
         assert preset.name_en in out
     assert "state:   works" in out
-    assert "pending: " in out
+    # every preset plays since покерный (session 3): the pending lines only while one is left
+    pending = next((p.id for p in PRESETS.values() if not p.works), None)
+    assert ("pending: " in out) == (pending is not None)
     assert main(["rules", "--json"]) == 0
     records = json.loads(capsys.readouterr().out)
     assert [r["id"] for r in records] == list(PRESETS)
     by_id = {r["id"]: r for r in records}
     assert by_id["app_podkidnoy"]["works"]
     assert by_id["app_podkidnoy"]["default"]
-    pending = next(p.id for p in PRESETS.values() if not p.works)
-    assert not by_id[pending]["works"]
-    assert by_id[pending]["pending"]
+    if pending is not None:
+        assert not by_id[pending]["works"]
+        assert by_id[pending]["pending"]
 
 
 def test_cli_simulate_prints_a_summary_and_json(capsys: pytest.CaptureFixture[str]) -> None:
@@ -104,7 +106,7 @@ def test_cli_simulate_prints_a_summary_and_json(capsys: pytest.CaptureFixture[st
 
 
 @pytest.mark.parametrize(("args", "message"), [
-    (["--preset", next(p.id for p in PRESETS.values() if not p.works)], "not playable yet"),
+    *[(["--preset", p.id], "not playable yet") for p in PRESETS.values() if not p.works][:1],
     (["--preset", "nonexistent"], "no preset"),
     (["--players", "7"], "not 7"),
     (["--preset", "app_komandy", "--players", "2"], "2"),

@@ -29,6 +29,7 @@ import test_variants_oborotny
 import test_variants_otboyny
 import test_variants_parnomastny
 import test_variants_perevodnoy_2
+import test_variants_pokerny
 import test_variants_pustoy
 import test_variants_pustyshka
 import test_variants_s_bolvanom
@@ -57,7 +58,7 @@ MODULES += (test_variants_armyansky, test_variants_albansky, test_variants_dlinn
 MODULES += (test_variants_oborotny,)
 MODULES += (test_variants_s_bolvanom,)
 MODULES += (test_variants_naborny, test_variants_krugly, test_variants_krestovy)
-MODULES += (test_variants_veryu_ne_veryu,)
+MODULES += (test_variants_veryu_ne_veryu, test_variants_pokerny)
 CITED = [quote for module in MODULES for quote in citations._cited(module)]
 
 

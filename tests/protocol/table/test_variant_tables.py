@@ -33,7 +33,7 @@ VARIANTS += [("s_jokerom", 3), ("s_dvumya_jokerami", 2), ("pustyshka", 4), ("bol
              ("zanudny", 3), ("treshka", 2), ("s_par", 3), ("s_par_pyaterka", 2)]
 VARIANTS += [("ochkovy", 3), ("figurny", 2), ("figurny", 4), ("pogonny", 2), ("pogonny", 3),
              ("app_korol_govno", 3), ("krugovoy", 2), ("krugovoy", 3)]
-VARIANTS += [("veryu_ne_veryu", 2), ("veryu_ne_veryu", 4)]
+VARIANTS += [("veryu_ne_veryu", 2), ("veryu_ne_veryu", 4), ("pokerny", 2)]
 
 
 @pytest.mark.parametrize(("preset", "n"), VARIANTS)
@@ -614,3 +614,101 @@ def test_the_doubter_is_shown_the_covers_he_took_and_nobody_else() -> None:
                 machines[doubter].state.hands[machines[doubter].my_seat])  # type: ignore[union-attr]
         return
     raise AssertionError("no doubt of a true cover with another cover on the table")
+
+
+# ---- покерный: the exchange's cards go into the stock unopened and are reshuffled -----------
+
+def _exchange_due(machines: list[TableMachine]) -> bool:
+    m = machines[0]
+    if m.state is None or m.deck.pending_op() is not None or m.state.phase != eng.Phase.BOUT:
+        return False
+    owner = machines[m.party_of_seat[m.state.defender]]
+    assert owner.state is not None
+    return any(a.kind == A.EXCHANGE for a in eng.legal_actions(owner.state, owner.my_seat))
+
+
+def test_an_exchange_names_slots_not_cards_and_the_stock_is_reshuffled_with_proofs() -> None:
+    """покерный over the deck: the defender's two slots go into the stock unopened (the others'
+    decks never saw them), every party reshuffles the face-down stock with its proof, and the
+    game still agrees and audits clean (the claim audit reads the swapped slots as they were).
+    Naming the cards on the wire, or a slot of another hand, is refused."""
+    machines = _table(2, "pokerny", seed=97)
+    _drive_until(machines, 97, _exchange_due)
+    m = machines[0]
+    assert m.state is not None
+    defender = m.party_of_seat[m.state.defender]
+    owner = machines[defender]
+    assert owner.state is not None
+    exchange = next(a for a in eng.legal_actions(owner.state, owner.my_seat)
+                    if a.kind == A.EXCHANGE)
+    slots = tuple(next(s for s in owner.hand_slots[owner.my_seat]
+                       if owner.deck.seen.get(s) == card) for card in exchange.cards)
+    named = codec.encode((MOVE, eng.encode_action(exchange), tuple((s, None) for s in slots)))
+    with pytest.raises(TableReject, match="no card"):
+        owner.fork().apply(defender, named)
+    stranger = next(s for p, h in owner.hand_slots.items() if p != owner.my_seat for s in h)
+    forged = codec.encode((MOVE, eng.encode_action(A.public_form(exchange)),
+                           ((slots[0], None), (stranger, None))))
+    with pytest.raises(TableReject) as caught:
+        owner.fork().apply(defender, forged)
+    assert (caught.value.party, caught.value.code) == (defender, "forged")
+    from .test_table_machine import _deliver
+
+    _deliver(machines, defender, owner.play(exchange))
+    for party, machine in enumerate(machines):
+        assert machine.state is not None
+        assert machine.state.phase == eng.Phase.EXCHANGE
+        for slot in slots:
+            assert slot in machine.stock_slots
+            assert (slot in machine.deck.seen) == (party == defender)
+    _run(machines, seed=97)
+    shuffled = [ev for item in m.history if isinstance(item, Moved) for ev in item.events
+                if isinstance(ev, E.StockShuffled)]
+    assert shuffled
+    for machine in machines:
+        assert machine.audit == AuditFinished(())
+
+
+def test_a_stock_reshuffle_that_swaps_cards_after_proving_is_caught_naming_its_author() -> None:
+    """покерный: the given cards are hidden in the stock by every party's re-mask and
+    permutation, each proven; a party that changes its shuffled deck after proving (here: two
+    ciphertexts swapped) is named at every other party — refused at once when its shuffle
+    completes the step, else undone with the shuffles made on it when the step's proofs are
+    checked together (`TableMachine.undone`) — and its honest shuffle then goes through."""
+    from p2p_durak.protocol.mental.messages import Shuffle
+    from p2p_durak.protocol.table import DECK_STEP, deck_message
+
+    def swap_shuffle_due(ms: list[TableMachine]) -> bool:
+        p = ms[0].deck.pending_op()
+        return p is not None and p.op.step.startswith("swap-shuffle")
+
+    machines = _table(2, "pokerny", seed=97)
+    _drive_until(machines, 97, swap_shuffle_due)
+    (party,) = machines[0].deck_due()
+    payload = machines[party].owed()
+    assert payload is not None
+    honest = deck_message(codec.decode(payload)[1])
+    assert isinstance(honest, Shuffle)
+    deck = honest.deck
+    tampered = replace(honest, deck=(deck[1], deck[0], *deck[2:]))
+    bad = codec.encode((DECK_STEP, codec.encode(tampered.to_wire())))
+    hashes = {m.state_hash() for m in machines}
+    refused: list[TableReject] = []
+    for machine in machines:
+        try:
+            machine.apply(party, bad)
+        except TableReject as error:  # the last shuffle of the step: refused, nothing applied
+            refused.append(error)
+    if refused:
+        assert len(refused) == len(machines)
+        assert {(e.party, e.code) for e in refused} == {(party, "bad-proof")}
+        assert {m.state_hash() for m in machines} == hashes
+        return
+    # not the last shuffle: taken for now; the next party's shuffle completes the step, the
+    # folded check finds the false one and undoes it, naming its author on every node
+    _drive_until(machines, 97, lambda ms: all(m.undone for m in ms))
+    for machine in machines:
+        assert [seat for seat, _step, _reason in machine.undone] == [party]
+    _run(machines, seed=97)  # it shuffles again, honestly, and the game goes on to its audit
+    for machine in machines:
+        assert machine.audit == AuditFinished(())
