@@ -1205,8 +1205,8 @@ def close_bout(t: GameTables, rank: tuple[int, ...], hands: list[int], hidden: l
     else:
         result = _result(t, rank, out, held_before, finish, table, table_by, tally, ev)
     if result is None and bout >= t.bout_cap:
-        # занудный: forced leads can pass the same cards round for ever (docs/rules.md); a
-        # game that reaches the cap is a draw
+        # cards can pass round for ever (занудный's forced leads, takes of cards nobody can
+        # beat): a game that reaches the cap is a draw (docs/rules.md, "Every game ends")
         result = Result((), True, 0, finish)
         if ev is not None:
             ev.append(E.GameOver((), True, 0))

@@ -244,10 +244,14 @@ class GameTables:
         # щелковский: a проездной can be answered by taking back one's own cards, bout after
         # bout (players who always do so never finish): the same cap; круглый: the turn passes
         # to the taker, so cards nobody can beat shuttle between two players for ever
+        # Every other game ends too (ours): a game that reaches ten bouts per card is a draw.
+        # Players who keep taking cards nobody can beat pass them round for ever — магаданский,
+        # whose locked cards stop the refill, and круговой did so between bots; no ordinary
+        # game comes near (docs/rules.md, "Every game ends").
         self.bout_cap: int = 3 * n_cards if (
             (self.lead_highest and not self.lead_first_only)
             or rules.transfer_by_showing == "backward_proezdnoy"
-            or rules.next_attacker_after_take == "left_of_attacker") else NO_LIMIT
+            or rules.next_attacker_after_take == "left_of_attacker") else 10 * n_cards
         self.transfer_on: bool = rules.transfer
         self.transfer_any: bool = rules.transfer_window == "any_unbeaten_same_rank"
         self.transfer_next_opponent: bool = rules.transfer_target == "next_active_opponent"
