@@ -52,4 +52,8 @@ def test_arrows_enter_space_tab_and_help() -> None:
 
 
 def test_unbound_keys_post_nothing() -> None:
-    assert posted_for("xyz") == []
+    from p2p_durak.cli.app import LETTER_KEYS
+
+    unbound = "ajwyz"
+    assert not set(unbound) & set(LETTER_KEYS)  # x is pokerny's exchange since 8aa98ac
+    assert posted_for(unbound) == []
