@@ -137,9 +137,9 @@ class EventLines:
 
     def __call__(self, event: E.Event) -> str | None:
         """The event's line; None for an event not worth one."""
-        key, fields = self.describe(event)
-        if key == "GameOver" and isinstance(event, E.GameOver) and self.detail:
+        if isinstance(event, E.GameOver) and self.detail:
             return self._game_over(event)
+        key, fields = self.describe(event)
         return line(self.lang, key, **fields)
 
     def describe(self, event: E.Event) -> tuple[str, dict[str, object]]:
