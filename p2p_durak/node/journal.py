@@ -2,23 +2,41 @@
 
 Journal file layout (all integers big-endian)::
 
-    magic   8 bytes   b"P2PDJRN" + format version (1)
+    magic   8 bytes   b"P2PDJRN" + format version (2; version 1 files are read, see below)
     record  12-byte header + payload, repeated:
-              u32 payload length
+              u32 payload length; the top bit set marks a *sync mark* (below)
               u32 CRC-32 of the payload
               u32 CRC-32 of the 8 bytes above (the header checks itself)
 
-``append`` writes a record with one positioned write and syncs it to disk before returning, so a
-record that ``append`` returned for survives a crash or power loss. A crash *during* an append
-leaves a torn tail: part of the record, possibly followed by zeros or junk where the file system
-extended the file without writing the data. ``Journal.open`` detects it and truncates the file
-back to the last whole record, so a torn record is never returned.
+``append`` writes a record with one positioned write; with ``sync=True`` (the default) it syncs
+the file before returning, so the record survives a crash or power loss. With ``sync=False`` it
+survives the process being killed (it is in the kernel's page cache) but not a power cut until
+the next sync (``sync()``, or a synced append).
 
-Damage is told apart from a torn tail by what follows it: since every append is synced before
-the next one starts, a crash can only tear the *last* record. So a bad record followed by a valid
-record anywhere later in the file is damage, not a crash: it raises :class:`JournalCorrupt` and
-the file is left untouched. (The search for a later valid record stops at the first one found;
-with records back to back that is at most one record away.)
+What a power cut leaves: everything a completed sync covered, intact; after it, any of the
+unsynced bytes, block by block — a block written, or still a hole of zeros (the file size may
+reach the disk before the data), or junk on some file systems — and the file may end anywhere
+after the synced part. So a bad record is *not* proof of damage even when valid records follow
+it: a later block may have reached the disk while an earlier one did not.
+
+Sync marks tell the two apart. After a sync completes, the journal knows the file is durable up
+to some offset; the next append writes a sync mark (a record whose payload is that offset,
+u64, never returned by ``records``) in front of its record, and ``close`` writes one for the
+whole file. A mark that is on disk proves that every byte before the offset it names was made
+durable before the mark was written, so no power cut can have torn them. ``Journal.open``:
+
+- cuts the file at the first bad record (partial, zero-filled, junk, or failing a checksum) and
+  drops everything after it — unsynced records after a hole are lost: they were never
+  durable, and later records are useless without the ones before them —
+- unless a valid sync mark anywhere after the bad record names an offset beyond its start:
+  then the bad record was durable, and the damage cannot come from a crash. That raises
+  :class:`JournalCorrupt` and the file is left untouched.
+
+What can be lost is therefore at most what no sync had covered; what is refused is damage a mark
+proves was durable. Damage in records synced after the last mark on disk (at most the records
+of one sync interval, or the last synced records before a crash) is indistinguishable from a
+torn tail and is cut. Version 1 files (no marks; written when every append was thought to be
+synced) are read the same way, with no marks: a bad record ends them.
 
 The header carries its own checksum so a damaged length is recognised as damage, instead of
 being believed and swallowing the records after it.
@@ -52,8 +70,11 @@ if sys.platform != "win32":
 
 log = logging.getLogger(__name__)
 
-MAGIC = b"P2PDJRN\x01"
+MAGIC = b"P2PDJRN\x02"
+MAGIC_V1 = b"P2PDJRN\x01"
 HEADER = struct.Struct(">III")
+MARK_FLAG = 0x8000_0000  # in the length word: this record is a sync mark
+MARK = struct.Struct(">Q")  # a sync mark's payload: the offset the file was durable up to
 MAX_RECORD_BYTES = 64 * 1024 * 1024
 FILE_MODE = 0o600
 _READ_CHUNK = 1 << 20
@@ -87,8 +108,20 @@ def encode_record(payload: bytes) -> bytes:
     """One record as it is stored: header + payload."""
     if len(payload) > MAX_RECORD_BYTES:
         raise ValueError(f"record of {len(payload)} bytes exceeds {MAX_RECORD_BYTES}")
-    length_and_crc = struct.pack(">II", len(payload), _crc(payload))
+    return _encode(len(payload), payload)
+
+
+def encode_mark(durable: int) -> bytes:
+    """A sync mark as it is stored: the file was durable up to byte `durable`."""
+    return _encode(MARK.size | MARK_FLAG, MARK.pack(durable))
+
+
+def _encode(length_word: int, payload: bytes) -> bytes:
+    length_and_crc = struct.pack(">II", length_word, _crc(payload))
     return length_and_crc + struct.pack(">I", _crc(length_and_crc)) + payload
+
+
+_MARK_HEAD = struct.pack(">I", MARK.size | MARK_FLAG)  # how every mark's header begins
 
 
 def _sync(fd: int) -> None:
@@ -121,41 +154,27 @@ def _pread_exact(fd: int, size: int, offset: int) -> bytes:
     return b"".join(chunks)
 
 
-_MAX_LENGTH_FIRST_BYTE = MAX_RECORD_BYTES.to_bytes(4, "big")[0]
-
-
-def _record_at(fd: int, chunk: bytes, index: int, position: int, end: int) -> bool:
-    """Whether a whole, checksum-valid record starts at ``chunk[index]`` (file ``position``)."""
-    header = chunk[index : index + HEADER.size]
-    fields: tuple[int, int, int] = HEADER.unpack(header)
-    length, payload_crc, header_crc = fields
-    if _crc(header[:8]) != header_crc or length > MAX_RECORD_BYTES:
-        return False
-    if position + HEADER.size + length > end:
-        return False
-    start = index + HEADER.size
-    payload = chunk[start : start + length]
-    if len(payload) < length:
-        payload = _pread_exact(fd, length, position + HEADER.size)
-    return _crc(payload) == payload_crc
-
-
-def _valid_record_after(fd: int, bad: int, end: int) -> bool:
-    """Whether a whole, valid record starts anywhere in (bad, end)."""
+def _mark_after(fd: int, bad: int, end: int) -> int | None:
+    """Where a valid sync mark that proves byte `bad` durable starts in (bad, end), if any (a
+    mark names an offset at most its own start: one naming more is not ours)."""
     offset = bad + 1
-    while offset + HEADER.size <= end:
+    record = HEADER.size + MARK.size
+    while offset + record <= end:
         chunk = _pread_exact(fd, min(_READ_CHUNK, end - offset), offset)
-        last = len(chunk) - HEADER.size
-        if last < 0:
-            return False
-        for index in range(last + 1):
-            # A length byte above the limit's top byte cannot start a record: skip cheaply.
-            if chunk[index] <= _MAX_LENGTH_FIRST_BYTE and _record_at(
-                fd, chunk, index, offset + index, end
-            ):
-                return True
-        offset += last + 1
-    return False
+        if len(chunk) < record:
+            return None
+        index = chunk.find(_MARK_HEAD)
+        while 0 <= index <= len(chunk) - record:
+            header = chunk[index : index + HEADER.size]
+            payload = chunk[index + HEADER.size : index + record]
+            _, payload_crc, header_crc = HEADER.unpack(header)
+            durable = MARK.unpack(payload)[0]
+            if (_crc(header[:8]) == header_crc and _crc(payload) == payload_crc
+                    and bad < durable <= offset + index):
+                return offset + index
+            index = chunk.find(_MARK_HEAD, index + 1)
+        offset += len(chunk) - record + 1
+    return None
 
 
 class _Damage(Exception):
@@ -166,9 +185,9 @@ class _Damage(Exception):
         self.torn = torn  # None: depends on what follows
 
 
-def _scan(fd: int, start: int, end: int) -> Iterator[tuple[int, bytes]]:
-    """Yield (offset, payload) for each whole record in [start, end); raise _Damage at the
-    first bad one, saying whether it looks like a torn tail."""
+def _scan(fd: int, start: int, end: int, *, marks: bool) -> Iterator[tuple[int, bool, bytes]]:
+    """Yield (offset, is a sync mark, payload) for each whole record in [start, end); raise
+    _Damage at the first bad one, saying whether it looks like a torn tail."""
     offset = start
     while offset < end:
         header = _pread_exact(fd, HEADER.size, offset)
@@ -177,6 +196,11 @@ def _scan(fd: int, start: int, end: int) -> Iterator[tuple[int, bytes]]:
         length, payload_crc, header_crc = HEADER.unpack(header)
         if _crc(header[:8]) != header_crc:
             raise _Damage(offset, "record header fails its checksum")
+        mark = marks and length & MARK_FLAG != 0
+        if mark:
+            length &= ~MARK_FLAG
+            if length != MARK.size:
+                raise _Damage(offset, f"a sync mark of {length} bytes")
         if length > MAX_RECORD_BYTES:
             raise _Damage(offset, f"record length {length} exceeds the limit")
         record_end = offset + HEADER.size + length
@@ -188,7 +212,9 @@ def _scan(fd: int, start: int, end: int) -> Iterator[tuple[int, bytes]]:
             raise _Damage(offset, "file shrank while reading", torn=False)
         if _crc(payload) != payload_crc:
             raise _Damage(offset, "record payload fails its checksum")
-        yield offset, payload
+        if mark and MARK.unpack(payload)[0] > offset:
+            raise _Damage(offset, "a sync mark names bytes after itself")
+        yield offset, mark, payload
         offset = record_end
 
 
@@ -196,11 +222,16 @@ class Journal:
     """An append-only file of byte records. One writer at a time (enforced with a lock file
     lock where the platform has ``fcntl``). Methods are thread-safe."""
 
-    def __init__(self, path: Path, fd: int, end: int, count: int, recovered: int) -> None:
+    def __init__(self, path: Path, fd: int, end: int, count: int, recovered: int, *,
+                 marks: bool = True, durable: int = 0) -> None:
         self._path = path
         self._fd = fd
         self._end = end
         self._count = count
+        self._marks = marks  # a version 1 file gets no sync marks (its readers would refuse them)
+        self._durable = durable  # the file is known to be durable up to here
+        self._marked = durable  # ... and a mark on the disk (or written) says so up to here
+        self._appended = False
         self._lock = threading.Lock()
         # Held by `sync` while it waits for the disk, and by `close`: appends take only `_lock`,
         # so a background sync never holds up an append (on a node: a commit on the event loop).
@@ -242,36 +273,42 @@ class Journal:
     def _recover(cls, path: Path, fd: int) -> Journal:
         size = os.fstat(fd).st_size
         magic = _pread_exact(fd, len(MAGIC), 0)
-        if magic != MAGIC:
+        if magic not in (MAGIC, MAGIC_V1):
             if MAGIC.startswith(magic) and size == len(magic):
                 # Crashed while being created: finish creating it.
                 _pwrite_all(fd, MAGIC, 0)
                 _sync(fd)
                 return cls(path, fd, len(MAGIC), 0, 0)
             raise JournalCorrupt(path, 0, "not a p2p-durak journal (bad magic)")
+        marks = magic == MAGIC
         end = len(MAGIC)
         count = 0
+        proven = 0  # the greatest offset a sync mark read so far names
         try:
-            for offset, payload in _scan(fd, len(MAGIC), size):
+            for offset, mark, payload in _scan(fd, len(MAGIC), size, marks=marks):
                 end = offset + HEADER.size + len(payload)
-                count += 1
+                if mark:
+                    proven = max(proven, MARK.unpack(payload)[0])
+                else:
+                    count += 1
         except _Damage as damage:
             torn = damage.torn
-            if torn is None:
-                torn = not _valid_record_after(fd, damage.offset, size)
+            if torn is None:  # only a mark after it can prove it was durable (see above)
+                torn = not marks or _mark_after(fd, damage.offset, size) is None
             if not torn:
                 raise JournalCorrupt(path, damage.offset, damage.reason) from None
             log.warning(
-                "%s: cutting %d bytes of torn tail at byte %d (%s)",
+                "%s: cutting %d bytes of unsynced tail at byte %d (%s)",
                 path,
                 size - damage.offset,
                 damage.offset,
                 damage.reason,
             )
             os.ftruncate(fd, damage.offset)
-            _sync(fd)
-            return cls(path, fd, damage.offset, count, size - damage.offset)
-        return cls(path, fd, end, count, 0)
+            _sync(fd)  # now all of it is durable: the next append marks it
+            return cls(path, fd, damage.offset, count, size - damage.offset, marks=marks,
+                       durable=damage.offset)
+        return cls(path, fd, end, count, 0, marks=marks, durable=proven)
 
     @property
     def path(self) -> Path:
@@ -297,15 +334,27 @@ class Journal:
         blob = encode_record(bytes(record))
         with self._lock:
             self._check_writable()
+            mark = self._mark_due()  # in the same write: a mark costs no I/O of its own
             try:
-                _pwrite_all(self._fd, blob, self._end)
+                _pwrite_all(self._fd, mark + blob, self._end)
                 if sync:
                     _sync(self._fd)
             except OSError as exc:
                 self._failed = exc
                 raise JournalError(f"{self._path}: append failed: {exc}") from exc
-            self._end += len(blob)
+            self._end += len(mark) + len(blob)
             self._count += 1
+            self._appended = True
+            if sync:
+                self._durable = self._end
+
+    def _mark_due(self) -> bytes:
+        """A sync mark for what became durable since the last one (b"": none due). Call with
+        `_lock` held, then write it."""
+        if not self._marks or self._durable <= self._marked:
+            return b""
+        self._marked = self._durable
+        return encode_mark(self._durable)
 
     def sync(self) -> None:
         """Make every record written before the call durable. Appends may go on meanwhile
@@ -313,12 +362,15 @@ class Journal:
         with self._sync_lock:
             with self._lock:
                 self._check_writable()
+                end = self._end
             try:
                 _sync(self._fd)  # the file stays open: `close` waits for `_sync_lock`
             except OSError as exc:
                 with self._lock:
                     self._failed = exc
                 raise JournalError(f"{self._path}: sync failed: {exc}") from exc
+            with self._lock:
+                self._durable = max(self._durable, end)
 
     def records(self) -> Iterator[bytes]:
         """The records in order, read back from disk (checksums verified again)."""
@@ -326,17 +378,30 @@ class Journal:
             self._check_open()
             end = self._end
         try:
-            for _, payload in _scan(self._fd, len(MAGIC), end):
-                yield payload
+            for _, mark, payload in _scan(self._fd, len(MAGIC), end, marks=self._marks):
+                if not mark:
+                    yield payload
         except _Damage as damage:
             raise JournalCorrupt(self._path, damage.offset, damage.reason) from None
 
     def close(self) -> None:
+        """Close the file. After appends, first make everything durable and say so with a sync
+        mark, so that damage anywhere in a cleanly closed journal is refused on open."""
         with self._sync_lock, self._lock:
             if self._closed:
                 return
-            self._closed = True
-            os.close(self._fd)  # also releases the lock
+            try:
+                if self._appended and self._marks and self._failed is None:
+                    with contextlib.suppress(OSError):  # then the tail stays unproven
+                        _sync(self._fd)
+                        self._durable = self._end
+                        mark = self._mark_due()
+                        _pwrite_all(self._fd, mark, self._end)
+                        _sync(self._fd)
+                        self._end += len(mark)
+            finally:
+                self._closed = True
+                os.close(self._fd)  # also releases the lock
 
     def __enter__(self) -> Journal:
         return self

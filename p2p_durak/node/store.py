@@ -1,7 +1,11 @@
 """What a node writes to disk for one game, so that a crash loses nothing.
 
-One append-only journal per game (see `journal.py`: every record fsynced, a torn tail detected
-and dropped). Records, each a canonical msgpack array:
+One append-only journal per game (see `journal.py`: a torn or unsynced tail is detected and
+dropped after a crash or power cut). Records that must survive a power cut (start, seed, made,
+halted, verdict, finished) are synced before `_append` returns; "series", "signed" and "commit"
+are written at once (a killed process loses none) and synced in the background, about once a
+second: a power cut may lose the last of them, which the node learns again from its peers
+(see `GameRunner` and docs/protocol.md §10.8). Records, each a canonical msgpack array:
 
     ["start", start, players, rules, table name, identity name, bind, advertised host, port]
                                     how to rejoin: the genesis, the peers, who we are, where we

@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 from p2p_durak.node.journal import (
     HEADER,
     MAGIC,
+    MAGIC_V1,
     MAX_RECORD_BYTES,
     AsyncJournal,
     Journal,
@@ -22,6 +23,7 @@ from p2p_durak.node.journal import (
     JournalLocked,
     atomic_write,
     atomic_write_async,
+    encode_mark,
     encode_record,
     read_file,
     read_file_async,
@@ -364,3 +366,161 @@ async def test_a_started_append_completes_even_if_cancelled(tmp_path: Path) -> N
     assert scope.cancelled_caught
     await journal.aclose()
     assert reopen(path)[0] in ([], [b"durable"])
+
+
+# ---- power cuts with unsynced appends ---------------------------------------------------------
+# `append(sync=False)` leaves a record in the page cache: a power cut may then lose it, or write
+# some of the file's blocks and not others (the size may be updated while a block before the end
+# is still a hole of zeros). Only what a sync made durable is sure to be there.
+
+BLOCK = 64  # a small "disk block" so that short records span several blocks
+
+
+def written_with_unsynced_tail(path: Path, synced: list[bytes], unsynced: list[bytes]) -> list[int]:
+    """A journal of `synced` records (each synced), then `unsynced` ones (sync=False), left as a
+    killed process leaves it (not closed). Returns where each unsynced record starts (the size
+    that is sure to be durable first) and the file's end."""
+    journal = Journal.open(path)
+    for record in synced:
+        journal.append(record)
+    starts = [journal.size]
+    for record in unsynced:
+        journal.append(record, sync=False)
+        starts.append(journal.size)
+    os.close(journal._fd)  # no close(): the process died
+    return starts
+
+
+SYNCED = [b"seed", b"made %d" % 1, bytes(range(200))]
+UNSYNCED = [b"commit %d " % i + bytes(range(1, 91)) for i in range(8)]
+
+
+def test_a_hole_in_the_unsynced_tail_before_later_records_is_a_power_cut(tmp_path: Path) -> None:
+    """The block holding an unsynced record stayed zeros while a later block was written: the
+    records from the hole on are lost (they were never durable), the rest is kept."""
+    path = tmp_path / "log"
+    starts = written_with_unsynced_tail(path, SYNCED, UNSYNCED)
+    data = bytearray(path.read_bytes())
+    third = starts[2]
+    hole = (third // BLOCK + 1) * BLOCK  # a block inside the third unsynced record
+    data[hole : hole + BLOCK] = bytes(BLOCK)
+    path.write_bytes(bytes(data))
+    records, recovered = reopen(path)
+    assert records == [*SYNCED, *UNSYNCED[:2]]
+    assert recovered == len(data) - third
+    assert path.stat().st_size == third
+
+
+def test_a_torn_unsynced_record_followed_by_zeros_is_cut(tmp_path: Path) -> None:
+    path = tmp_path / "log"
+    starts = written_with_unsynced_tail(path, SYNCED, UNSYNCED)
+    data = bytearray(path.read_bytes())
+    second = starts[1]
+    data[second + 20 :] = bytes(len(data) - second - 20)  # half of it written, then zeros
+    path.write_bytes(bytes(data))
+    assert reopen(path) == ([*SYNCED, UNSYNCED[0]], len(data) - second)
+
+
+def test_the_unsynced_tail_may_be_lost_whole(tmp_path: Path) -> None:
+    path = tmp_path / "log"
+    durable = written_with_unsynced_tail(path, SYNCED, UNSYNCED)[0]
+    data = path.read_bytes()
+    path.write_bytes(data[:durable] + bytes(len(data) - durable))  # size kept, data not
+    assert reopen(path) == (SYNCED, len(data) - durable)
+    path.write_bytes(data[:durable])  # size not kept either
+    assert reopen(path) == (SYNCED, 0)
+
+
+def test_damage_in_what_a_sync_made_durable_is_refused_whatever_follows(tmp_path: Path) -> None:
+    """A record the journal proved durable (a later sync covered it) cannot be torn by a power
+    cut: damage there is refused, even when the unsynced tail after it is a mess of zeros."""
+    path = tmp_path / "log"
+    starts = written_with_unsynced_tail(path, SYNCED, UNSYNCED)
+    data = bytearray(path.read_bytes())
+    second = len(MAGIC) + len(encode_record(SYNCED[0]))
+    data[second + HEADER.size] ^= 0x01  # a payload byte of synced record 2
+    last = starts[-2]
+    data[last:] = bytes(len(data) - last)  # and the last unsynced record lost
+    path.write_bytes(bytes(data))
+    with pytest.raises(JournalCorrupt, match="payload fails its checksum") as caught:
+        Journal.open(path)
+    assert caught.value.offset == second
+    assert path.read_bytes() == bytes(data)
+
+
+@settings(
+    derandomize=True, max_examples=200, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(
+    ops=st.lists(
+        st.tuples(st.binary(min_size=1, max_size=150).map(lambda b: b.replace(b"\0", b"\1")),
+                  st.sampled_from(["sync", "nosync", "nosync", "later"])),
+        min_size=1,
+        max_size=12,
+    ),
+    holes=st.lists(st.tuples(st.floats(0, 1), st.sampled_from(["zeros", "junk"])), max_size=3),
+    keep_fraction=st.one_of(st.just(1.0), st.floats(0, 1)),
+)
+def test_a_power_cut_image_reopens_with_every_synced_record(
+    tmp_path_factory: pytest.TempPathFactory,
+    ops: list[tuple[bytes, str]],
+    holes: list[tuple[float, str]],
+    keep_fraction: float,
+) -> None:
+    """Appends with and without sync (and background syncs, "later"); then a power cut: the bytes
+    up to the last completed sync are intact, some blocks after it stayed zeros or hold junk (the
+    others were written), and the file may end anywhere after the durable part. The journal
+    reopens without error, as a prefix of what was appended that keeps every record a sync
+    covered."""
+    path = tmp_path_factory.mktemp("cut") / "log"
+    journal = Journal.open(path)
+    durable, synced_records = journal.size, 0
+    for index, (record, how) in enumerate(ops):
+        journal.append(record, sync=how == "sync")
+        if how in ("sync", "later"):
+            if how == "later":
+                journal.sync()
+            durable, synced_records = journal.size, index + 1
+    os.close(journal._fd)
+    data = bytearray(path.read_bytes())
+    for where, fate in holes:  # somewhere in the unsynced part
+        block = (durable + round((len(data) - durable) * where)) // BLOCK
+        start, end = max(block * BLOCK, durable), (block + 1) * BLOCK
+        if fate == "zeros":
+            data[start:end] = bytes(len(data[start:end]))
+        elif fate == "junk":
+            data[start:end] = bytes((7 * i + 13) & 0xFF for i in range(len(data[start:end])))
+    cut = durable + round((len(data) - durable) * keep_fraction)
+    path.write_bytes(bytes(data[:cut]))
+    found, _ = reopen(path)
+    appended = [record for record, _ in ops]
+    assert found == appended[: len(found)]
+    assert len(found) >= synced_records
+
+
+def test_a_version_1_journal_has_no_marks_and_ends_at_its_first_bad_record(tmp_path: Path) -> None:
+    """Version 1 journals were written with unsynced appends and no marks: nothing proves a
+    record durable, so a bad one (a power cut's hole) ends the journal, whatever follows."""
+    path = tmp_path / "log"
+    records = [encode_record(r) for r in RECORDS]
+    hole = bytes(len(records[1]))
+    path.write_bytes(MAGIC_V1 + records[0] + hole + b"".join(records[2:]))
+    assert reopen(path) == ([RECORDS[0]], len(hole) + sum(len(r) for r in records[2:]))
+    with Journal.open(path) as journal:  # it stays a version 1 journal, without marks
+        journal.append(b"after")
+    assert path.read_bytes() == MAGIC_V1 + records[0] + encode_record(b"after")
+
+
+def test_a_closed_journal_proves_every_record(tmp_path: Path) -> None:
+    """`close` syncs and marks: damage to the last record of a cleanly closed journal is
+    refused (without the mark it would look like a torn tail and be cut)."""
+    path = tmp_path / "log"
+    with Journal.open(path) as journal:
+        for record in RECORDS:
+            journal.append(record, sync=False)
+    data = bytearray(path.read_bytes())
+    assert data.endswith(encode_mark(len(data) - len(encode_mark(0))))
+    data[-len(encode_mark(0)) - 1] ^= 0x01  # the last payload byte of the last record
+    path.write_bytes(bytes(data))
+    with pytest.raises(JournalCorrupt, match="payload fails its checksum"):
+        Journal.open(path)
