@@ -22,6 +22,7 @@ import trio
 
 from p2p_durak.engine import RuleError, RuleSet, validate
 from p2p_durak.engine.presets import DEFAULT_PRESET, get_preset
+from p2p_durak.engine.rules import engine_seats
 from p2p_durak.node.api import Session
 from p2p_durak.node.local_session import LocalSession, PracticeSetup
 from p2p_durak.node.tableinfo import DiscoveryEvent, TableSeen
@@ -104,15 +105,16 @@ class TableOptions:
             changes["pogony_sixes"] = self.pogony
         changes.update(self.rule_changes)
         rules = rules.with_options(**changes)
-        validate(rules, self.players)
+        validate(rules, engine_seats(rules, self.players))
         return rules
 
     def practice_setup(self) -> PracticeSetup:
         names = (self.player_name,) + tuple(self.bot_names[: self.players - 1])
         if len(names) < self.players:
             names += tuple(f"Bot {i}" for i in range(len(names), self.players))
+        rules = self.rules()
         return PracticeSetup(
-            rules=self.rules(), n_players=self.players, preset_id=self.preset_id,
+            rules=rules, n_players=engine_seats(rules, self.players), preset_id=self.preset_id,
             table_name=self.table_name or get_preset(self.preset_id).name_en,
             names=names, bot_level=self.bot_level, seed=self.seed, timer=self.timer,
             timer_policy=self.timer_policy, bot_delay=self.bot_delay)

@@ -29,7 +29,8 @@ def register(subparsers: Any) -> None:
                     "players and play the game headless, printing the game log.")
     host.add_argument("--name", default="Durak table", help="table name")
     host.add_argument("--preset", default=DEFAULT_PRESET, help="preset id (see `durak rules`)")
-    host.add_argument("--seats", type=int, default=2, help="number of seats")
+    host.add_argument("--seats", type=int, default=2,
+                      help="number of players (с болваном: the dummy comes on top)")
     host.add_argument("--bots", default="", help="bot levels for seats this process fills, "
                       "comma separated, e.g. easy,hard")
     host.add_argument("--turn-seconds", type=int, default=0, metavar="SECONDS",
@@ -127,9 +128,9 @@ def run_host(args: argparse.Namespace) -> int:
             raise SystemExit(f"bot levels are {', '.join(LEVELS)}")
         config = TableConfig(args.name, preset.id, preset.rules, args.seats, bots,
                              args.turn_seconds, args.on_timeout, args.grace_seconds)
-        from p2p_durak.engine.rules import validate
+        from p2p_durak.engine.rules import engine_seats, validate
 
-        validate(preset.rules, args.seats)
+        validate(preset.rules, engine_seats(preset.rules, args.seats))  # (с болваном: +1)
     except RuleError as exc:
         print(f"durak host: {exc.message_ru if args.lang == 'ru' else exc.message_en}",
               file=sys.stderr)

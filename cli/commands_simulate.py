@@ -19,7 +19,8 @@ def register(subparsers: Any) -> None:
                     "duraks per seat, draws and the average game length.")
     parser.add_argument("--preset", default=DEFAULT_PRESET, help=f"preset id (default: "
                         f"{DEFAULT_PRESET}; see `durak rules`)")
-    parser.add_argument("--players", type=int, default=2, help="number of seats (default: 2)")
+    parser.add_argument("--players", type=int, default=2,
+                        help="number of players (default: 2; с болваном the dummy comes on top)")
     parser.add_argument("--games", type=_count, default=100, help="games to play (default: 100)")
     parser.add_argument("--seed", type=int, default=0, help="seed (default: 0)")
     parser.add_argument("--json", action="store_true",
@@ -54,7 +55,11 @@ def run(args: argparse.Namespace) -> int:
 def print_summary(summary: Summary) -> None:
     print(f"{summary.games} games of {summary.preset}, {summary.players} players, "
           f"seed {summary.seed}")
-    print("seat   wins  duraks")
+    if get_preset(summary.preset).rules.dummy_hand:  # с болваном: per player, not per seat
+        print("(the dummy is nobody's: the players are listed in seat order without it)")
+        print("player wins  duraks")
+    else:
+        print("seat   wins  duraks")
     for seat in range(summary.players):
         print(f"{seat:>4} {summary.wins[seat]:>6} {summary.duraks[seat]:>7}")
     print(f"draws: {summary.draws}")

@@ -94,9 +94,9 @@ class CreateForm:
         self.throw_in_by = rules.throw_in_by
         self.teams = rules.teams != "none"
         self.pogony = rules.pogony_sixes
-        if self.players not in self.preset.players:
-            self.players = self.preset.players[0] if self.teams else \
-                min(self.preset.players, key=lambda n: abs(n - 3))
+        people = self.preset.people  # (с болваном: the dummy's seat is not a player's)
+        if self.players not in people:
+            self.players = people[0] if self.teams else min(people, key=lambda n: abs(n - 3))
 
     def move(self, step: int) -> None:
         self.focus = (self.focus + step) % len(FIELDS)

@@ -29,6 +29,7 @@ from p2p_durak.engine import (
     to_act,
 )
 from p2p_durak.engine.presets import get_preset
+from p2p_durak.engine.rules import engine_seats
 
 MAX_ACTIONS = 100_000
 """A game longer than this is a bug (random play ends in a few hundred actions)."""
@@ -87,11 +88,12 @@ def play_game(game: Game, deck_order: Sequence[int], rng: random.Random,
 @dataclass
 class Summary:
     preset: str
-    players: int
+    players: int  # с болваном: the players, without the dummy's seat
     games: int
     seed: int
-    wins: list[int]  # per seat: games decided without this seat being durak
-    duraks: list[int]  # per seat: games this seat lost (a team game can have several duraks)
+    # per player (с болваном: the seats in order, the dummy's skipped; it is nobody's)
+    wins: list[int]  # games decided without this player being durak
+    duraks: list[int]  # games this player lost (a team game can have several duraks)
     draws: int
     pogony: int  # epaulettes hung in total (app_pogony)
     total_actions: int
@@ -118,20 +120,23 @@ class Summary:
 def simulate(preset_id: str, n_players: int, games: int, seed: int,
              bot_factory: BotFactory = random_bots) -> Summary:
     """Play `games` games of a preset; a series preset plays them as one series
-    (the durak deals the next game), any other preset as independent first games."""
+    (the durak deals the next game), any other preset as independent first games.
+    `n_players` counts the players: с болваном the engine seats one more, the dummy, whose
+    moves its controller's bot makes (a random bot's choice is as good as another's)."""
     if games < 0:
         raise ValueError("the number of games cannot be negative")
     preset = get_preset(preset_id)
     rules = preset.rules
     rng = random.Random(f"p2p-durak/sim/{preset_id}/{n_players}/{seed}")
-    bots = [bot_factory(rng, seat) for seat in range(n_players)]
+    seats = engine_seats(rules, n_players)
+    bots = [bot_factory(rng, seat) for seat in range(seats)]
     summary = Summary(preset_id, n_players, games, seed, [0] * n_players, [0] * n_players,
                       0, 0, 0, 0)
     game: Game | None = None
     for _ in range(games):
         if game is None or rules.series != "series":
             # dealer of a first game: by lot (the catalogue's dealer_first_game)
-            game = make_game(rules, n_players, rng.randrange(n_players))
+            game = make_game(rules, seats, rng.randrange(seats))
         deck = list(range(game.n_cards))
         rng.shuffle(deck)
         final, moves, _ = play_game(game, deck, rng, bots)
@@ -145,10 +150,11 @@ def simulate(preset_id: str, n_players: int, games: int, seed: int,
         if result.draw:
             summary.draws += 1
         else:
-            for seat in range(n_players):
+            players = [seat for seat in range(seats) if seat != game.dummy]
+            for player, seat in enumerate(players):
                 if seat in result.durak:
-                    summary.duraks[seat] += 1
+                    summary.duraks[player] += 1
                 else:
-                    summary.wins[seat] += 1
+                    summary.wins[player] += 1
         game = next_game(final)
     return summary

@@ -167,7 +167,8 @@ class CardsLearned:
 
 @dataclass(frozen=True, slots=True)
 class HandSeen:
-    """оборотный: this party saw cards of another seat's hand (which that seat does not see)."""
+    """This party saw cards of another seat's hand: оборотный, a hand its owner does not see;
+    с болваном, the dummy's, shown to its controller."""
 
     seat: int
     cards: tuple[int, ...]
@@ -1145,7 +1146,8 @@ class TableMachine:
         if self.state is not None and self.party >= 0:
             for seat, cards in sorted(elsewhere.items()):
                 self.state = eng.learn(self.state, seat, tuple(cards))
-                if self.state.game.tables.blind:
+                if self.state.game.tables.blind or seat == self.state.game.dummy:
+                    # (с болваном: the dummy's cards its controller is shown)
                     out.append(HandSeen(seat, tuple(cards)))
             if learned:
                 self.state = eng.learn(self.state, self.my_seat, tuple(learned))

@@ -129,6 +129,26 @@ class Bot:
             self._leads_seen.add(position)
         return self.decide(own, options)
 
+    def choose_dummy(self) -> Action:
+        """с болваном: the dummy's throw-in or pass, for the controller this bot plays (its
+        view holds the dummy's hand, shown to the controller: `learn_hand`)."""
+        own = self.view
+        dummy = own.game.dummy
+        if dummy < 0 or own.controller != self.seat:
+            raise ValueError(f"seat {self.seat} does not control a dummy now")
+        options = legal_actions(own, dummy)
+        if not options:
+            raise ValueError("the dummy has no legal action now")
+        if own.hidden[dummy]:
+            raise BotDesync(f"seat {self.seat} has not been shown all the dummy's cards")
+        if len(options) == 1:
+            return options[0]
+        if waiting_thrower(own, dummy) and pass_(dummy) in options:
+            return pass_(dummy)  # (as for its own seat: throwing after the beat sees more)
+        if not self.plays_dummy:
+            return options[self.rng.randrange(len(options))]
+        return dummy_action(own, dummy, options)
+
     @property
     def view(self) -> State:
         if self._view is None:

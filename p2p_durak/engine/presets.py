@@ -49,6 +49,12 @@ class Preset:
     unfinished: str = ""
 
     @property
+    def people(self) -> tuple[int, ...]:
+        """How many people a table of it seats (`players` counts the engine's seats: с
+        болваном, the dummy's too)."""
+        return tuple(n - 1 for n in self.players) if self.rules.dummy_hand else self.players
+
+    @property
     def pending(self) -> list[str]:
         return pending_knobs(self.rules)
 
@@ -495,8 +501,7 @@ _P += [
            "только у болвана, дурак — тот, кто избавился от карт последним. Места: игроки и "
            "болван (2–4 игрока при 36 картах).",
            _comp(dummy_hand=DUMMY_GAME_FIRST_ATTACKER, max_players=4), (3, 4, 5),
-           unfinished="a node asking its player or bot for the dummy's moves, and the "
-                      "dummy's hand row on the screen"),
+           unfinished="the dummy's hand row and keys on the screen"),
     Preset("s_jokerom", "Дурак с Джокером", "Durak with a joker",
            f"{COMPENDIUM}: «Дурак с Джокером»",
            "One joker added to the deck: it beats any card, trumps included. It has no suit and "

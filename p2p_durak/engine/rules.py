@@ -762,6 +762,11 @@ def _validate_scoring(rules: RuleSet) -> None:
                         "игры на счёт играются без команд")
 
 
+def engine_seats(rules: RuleSet, players: int) -> int:
+    """The engine's seats for `players` people at a table: с болваном, one more (the dummy's)."""
+    return players + 1 if rules.dummy_hand else players
+
+
 def validate_players(rules: RuleSet, n_players: int) -> None:
     """`n_players` counts the engine's seats: с болваном, the players and the dummy."""
     players = n_players - 1 if rules.dummy_hand else n_players

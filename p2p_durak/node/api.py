@@ -28,6 +28,7 @@ class SeatInfo:
     fingerprint: str = ""
     connected: bool = True
     team: int | None = None
+    is_dummy: bool = False  # с болваном: the dummy's seat, which its controller plays
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,8 +47,9 @@ class TableSnapshot:
     seats: tuple[SeatInfo, ...]
     my_seat: int
     state: State | None  # this seat's partial view; None until the deal
-    legal: tuple[Action, ...] = ()  # what this seat may do now
-    waiting_for: tuple[int, ...] = ()  # seats the table is waiting for
+    legal: tuple[Action, ...] = ()  # what this seat (с болваном: and the dummy) may do now
+    # seats the table is waiting for (с болваном: for the dummy's move, its controller's)
+    waiting_for: tuple[int, ...] = ()
     activity: str = "lobby"  # lobby | keys | shuffling | dealing | playing | audit | over
     progress: tuple[int, int] | None = None  # e.g. shuffles done / seats
     deadline: float | None = None  # seconds left on the turn timer, when one runs

@@ -7,9 +7,11 @@ follows the committed table, and neither may see the table machine's internals.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from p2p_durak.bots.base import Bot
+from p2p_durak.engine import Action
+from p2p_durak.engine.actions import PASS
 from p2p_durak.protocol.table import (
     CardsLearned,
     HandSeen,
@@ -40,5 +42,19 @@ class BotFeed:
                 self.bot.observe(event.action)
             elif isinstance(event, CardsLearned):
                 self.bot.learn(event.cards)
-            elif isinstance(event, HandSeen):  # оборотный: another seat's cards
+            elif isinstance(event, HandSeen):  # оборотный, с болваном: another seat's cards
                 self.bot.learn_hand(event.seat, event.cards)
+
+
+def bot_move(bot: Bot, legal: Sequence[Action]) -> Action:
+    """The bot's move among its party's legal moves: its own seat's, or (с болваном) those of
+    the dummy it controls. When both may act, a throw-in of the dummy's comes first (its cards
+    cost the controller nothing); else the bot's own move. A pass is not final, so the party
+    is asked again for the other seat at the next commit."""
+    dummy = bot.view.game.dummy
+    if dummy < 0 or all(a.seat != dummy for a in legal):
+        return bot.choose()
+    if all(a.seat != bot.seat for a in legal):
+        return bot.choose_dummy()
+    for_dummy = bot.choose_dummy()
+    return for_dummy if for_dummy.kind != PASS else bot.choose()

@@ -25,7 +25,7 @@ from p2p_durak.bots.levels import make_bot
 from p2p_durak.engine import actions as A
 from p2p_durak.engine.actions import concede
 from p2p_durak.node import heap, offload
-from p2p_durak.node.bot_feed import BotFeed
+from p2p_durak.node.bot_feed import BotFeed, bot_move
 from p2p_durak.node.lobby import GameStart
 from p2p_durak.node.mesh import Connected, Disconnected, Mesh, MeshEvent, Outgoing, Received
 from p2p_durak.node.silence import Silence
@@ -631,7 +631,7 @@ class GameRunner:
             self._note(None, "timeout", f"no move within {self.timing.turn_seconds:g} s: this "
                        "seat loses the game on time", fault=False)
         else:
-            action = stand_in.choose()
+            action = bot_move(stand_in, self.log.state.legal())
             self._note(None, "timeout", f"no move within {self.timing.turn_seconds:g} s: a bot "
                        f"plays {action.describe()}", fault=False)
         return self._submit_move(_Move(self.log.seq, action))

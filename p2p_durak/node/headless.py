@@ -298,7 +298,8 @@ def summary(seats: Sequence[Seat]) -> dict[str, object]:
     runner = next((s.node.runner for s in seats if s.node.runner is not None), None)
     if table is not None and table.party_of_seat and runner is not None:
         players = runner.start.players
-        names = {seat: players[party].name for seat, party in enumerate(table.party_of_seat)}
+        names = {seat: players[party].name for seat, party in enumerate(table.party_of_seat)
+                 if party >= 0}  # (с болваном: the dummy's seat, -1, is never a durak)
     score = table.score if table is not None else None
     return {
         "finished": result is not None,

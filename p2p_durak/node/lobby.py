@@ -244,8 +244,6 @@ async def join_table(identity: Identity, dialer: Dialer, endpoint: Endpoint, *, 
             rules = RuleSet.from_canonical(info.rules)
         except RuleError as exc:
             raise JoinFailed(f"the table's rules cannot be read: {exc.message_en}") from exc
-        if rules.dummy_hand:
-            raise JoinFailed("the table's rules have a dummy hand, not played over the network yet")
         if timer is not None and timer != info.timer:
             raise JoinFailed(f"the table's clocks are now {info.timer.describe()}, "
                              f"not {timer.describe()} as advertised")

@@ -36,7 +36,6 @@ from p2p_durak.engine import (
     Game,
     IllegalAction,
     Reason,
-    RuleError,
     RuleSet,
     State,
     apply,
@@ -53,6 +52,7 @@ from p2p_durak.engine import (
 from p2p_durak.engine import events as E
 from p2p_durak.engine.actions import PASS
 from p2p_durak.engine.presets import DEFAULT_PRESET
+from p2p_durak.engine.seats import acting_party
 from p2p_durak.engine.state import DEAL, DEAL_SIXES, REVEAL_TRUMP
 from p2p_durak.node import offload
 from p2p_durak.node.api import LogLine, SeatInfo, TableSnapshot
@@ -75,10 +75,12 @@ class PracticeSetup:
     """Everything a practice table needs; `seed` makes the whole table reproducible."""
 
     rules: RuleSet
-    n_players: int
+    n_players: int  # the engine's seats: с болваном, the players and the dummy
     preset_id: str = DEFAULT_PRESET
     table_name: str = "Practice"
-    names: tuple[str, ...] = ()  # per seat; default "You", "Bot 1", ...
+    # per player, in seat order (с болваном: the dummy's seat, drawn, is skipped); by default
+    # "You", "Bot 1", ...
+    names: tuple[str, ...] = ()
     bot_level: str = "medium"
     seed: int | None = None
     human_seat: int = 0
@@ -91,14 +93,11 @@ class PracticeSetup:
     def check(self) -> None:
         """Refuse a setup that cannot be played (raises `RuleError` or `ValueError`)."""
         validate(self.rules, self.n_players)
-        if self.rules.dummy_hand:
-            # с болваном: no hand row or bot decision for the dummy yet (docs/rules.md)
-            raise RuleError("dummy_hand", "a dummy hand is not played at a table yet",
-                            "болван пока не играется за столом")
         if not 0 <= self.human_seat < self.n_players:
             raise ValueError(f"seat {self.human_seat} is not at a {self.n_players}-seat table")
-        if self.names and len(self.names) != self.n_players:
-            raise ValueError(f"{self.n_players} seats need {self.n_players} names")
+        players = self.n_players - (1 if self.rules.dummy_hand else 0)
+        if self.names and len(self.names) != players:
+            raise ValueError(f"{players} players need {players} names")
         if self.bot_level not in LEVELS:
             raise ValueError(f"unknown bot level {self.bot_level!r} (one of {', '.join(LEVELS)})")
         if self.timer is not None and not self.timer > 0:
@@ -140,15 +139,26 @@ class LocalSession:
         self._rng = random.Random(f"p2p-durak/practice/{seed}/table")
         self._send, self._receive = trio.open_memory_channel[TableSnapshot](math.inf)
         n = setup.n_players
+        # с болваном: the first dealer is drawn among the seats that leave the human a
+        # player's seat (the dummy sits on the dealer's left, and keeps its seat in a series)
+        self._first_dealer: int | None = None
+        self._dummy = -1
+        if setup.rules.dummy_hand:
+            dealers = [d for d in range(n) if (d + 1) % n != self.me]
+            self._first_dealer = dealers[self._rng.randrange(len(dealers))]
+            self._dummy = (self._first_dealer + 1) % n
         self._bots: dict[int, Bot] = {}
-        levels: list[str] = []
+        levels: list[str] = [""] * n
         for seat in range(n):
+            if seat == self._dummy:
+                continue  # its controller's bot (or the human) plays it
             bot, level = make_level_bot(setup.bot_level, seat,
                                         random.Random(f"p2p-durak/practice/{seed}/bot/{seat}"))
             self._bots[seat] = bot  # the human's seat: the stand-in for timeouts
-            levels.append(level)
+            levels[seat] = level
         self._stand_in = self._bots.pop(self.me)
         self.seats = tuple(
+            SeatInfo(seat, self._seat_name(seat), is_dummy=True) if seat == self._dummy else
             SeatInfo(seat, self._seat_name(seat), is_bot=seat != self.me,
                      bot_level="" if seat == self.me else levels[seat])
             for seat in range(n))
@@ -169,9 +179,12 @@ class LocalSession:
         self.latest: TableSnapshot | None = None
 
     def _seat_name(self, seat: int) -> str:
+        if seat == self._dummy:
+            return "the dummy"
+        player = seat - (0 <= self._dummy < seat)  # с болваном: players past the dummy's seat
         if self.setup.names:
-            return self.setup.names[seat]
-        return "You" if seat == self.me else f"Bot {seat + (seat < self.me)}"
+            return self.setup.names[player]
+        return "You" if seat == self.me else f"Bot {player + (seat < self.me)}"
 
     # ---- the Session protocol -------------------------------------------------------------
 
@@ -181,9 +194,12 @@ class LocalSession:
 
     async def act(self, action: Action) -> None:
         await trio.lowlevel.checkpoint()
-        if action.seat != self.me and (self._state is None or self.me not in self.state.actors
-                                       or action not in legal_actions(
-                                           private_view(self.state, self.me), self.me)):
+        if self._state is not None and self._dummy >= 0 \
+                and acting_party(self.state, action.seat) == self.me:
+            pass  # с болваном: the dummy's throw-in or pass, for its controller
+        elif action.seat != self.me and (self._state is None or self.me not in self.state.actors
+                                         or action not in legal_actions(
+                                             private_view(self.state, self.me), self.me)):
             # (оборотный: a claim he makes for the claimant on his right is his to make)
             raise IllegalAction(Reason.NOT_YOUR_TURN, f"this session plays seat {self.me}")
         if self.game_over:
@@ -208,7 +224,8 @@ class LocalSession:
                                         and old.rules.trump_rule == "personal_six" else ())
             game = make_game(old.rules, old.n_players, loser, None, old.game_index + 1,
                              old.titles, personal=personal,
-                             ladder=old.ladder if personal else ())
+                             ladder=old.ladder if personal else (),
+                             dummy=old.dummy if old.dummy >= 0 else None)
         self._start(game)
         self._signal()
 
@@ -225,7 +242,9 @@ class LocalSession:
         try:
             with trio.CancelScope() as self._scope:
                 rules, n = self.setup.rules, self.setup.n_players
-                self._start(make_game(rules, n, self._rng.randrange(n)))
+                dealer = self._first_dealer
+                self._start(make_game(rules, n, self._rng.randrange(n) if dealer is None
+                                      else dealer))
                 task_status.started()
                 while True:
                     await self._advance()
@@ -274,13 +293,16 @@ class LocalSession:
                 action = options[self._rng.randrange(len(options))]
             self._commit(action)
             self._publish()
-        elif seat == self.me:
+        elif acting_party(state, seat) == self.me:  # (с болваном: the dummy he controls)
             await self._human_turn(changed)
         else:
             await self._bot_turn(seat, changed)
 
     async def _bot_turn(self, seat: int, changed: trio.Event) -> None:
-        bot = self._bots[seat]
+        bot = self._bots[acting_party(self.state, seat)]  # с болваном: the dummy's controller
+        if seat == self._dummy:  # its throw-ins are cheap to choose: no search
+            await self._bot_move(bot.choose_dummy(), changed)
+            return
         if bot.level == "hard":
             # A searching bot thinks for a while on a thread; the wait comes first, so the
             # human may still act, and the table holds still while it thinks.
@@ -293,7 +315,9 @@ class LocalSession:
                 self._commit(await self._decide(bot))
                 self._publish()
             return
-        action = bot.choose()
+        await self._bot_move(bot.choose(), changed)
+
+    async def _bot_move(self, action: Action, changed: trio.Event) -> None:
         delay = self.setup.bot_delay / (3 if action.kind == PASS else 1)
         with trio.move_on_after(delay):
             await changed.wait()
@@ -332,7 +356,10 @@ class LocalSession:
                 return
             if self.setup.timer_policy == "bot":
                 self._notice = NOTICE_TIMEOUT_BOT
-                self._commit(await self._decide(self._stand_in))
+                if priority_actor(self.state) == self._dummy:  # с болваном: the dummy he plays
+                    self._commit(self._stand_in.choose_dummy())
+                else:
+                    self._commit(await self._decide(self._stand_in))
             else:
                 self._notice = NOTICE_TIMEOUT_LOSE
                 self._timeout_loser = self.me
@@ -343,7 +370,8 @@ class LocalSession:
     def _commit(self, action: Action) -> None:
         """Apply an action to the full state, feed every bot its share, log it."""
         action = self._hand_order.resolve(self.state, action)  # оборотный: a blind pick
-        self._state, events = apply(self.state, action)
+        before = self.state
+        self._state, events = apply(before, action)
         state = self._state
         for bot in (*self._bots.values(), self._stand_in):
             bot.observe(action)
@@ -358,10 +386,12 @@ class LocalSession:
             if isinstance(event, (E.Dealt, E.HandsRotated)):  # круговой: a new hand each
                 for bot in (*self._bots.values(), self._stand_in):
                     bot.learn(cards_of(state.hands[bot.seat]))
-            elif isinstance(event, (E.Drew, E.Unlocked)):
+            elif isinstance(event, (E.Drew, E.Unlocked)) and event.seat != self._dummy:
                 # круговой: a card drawn and then passed on is no longer this seat's to learn
                 hand = state.hands[event.seat]
                 self._feed(event.seat).learn(tuple(c for c in event.cards if (hand >> c) & 1))
+        if self._dummy >= 0:
+            self._show_dummy(state)
         for event in events:
             self._seq += 1
             self._log.append(LogLine(self._seq, public_event(event, self.me, blind)))
@@ -377,6 +407,18 @@ class LocalSession:
     def _feed(self, seat: int) -> Bot:
         return self._stand_in if seat == self.me else self._bots[seat]
 
+    def _show_dummy(self, state: State) -> None:
+        """с болваном: the dummy's controller is shown whatever of its hand he has not seen
+        (dealt, drawn, or all of it when control passes to him); one before keeps what he
+        saw, as at a networked table."""
+        if state.controller < 0:
+            return
+        bot = self._feed(state.controller)
+        seen = bot.view.hands[self._dummy]
+        unseen = tuple(c for c in cards_of(state.hands[self._dummy]) if not (seen >> c) & 1)
+        if unseen:
+            bot.learn_hand(self._dummy, unseen)
+
     def _signal(self) -> None:
         self._changed.set()
         self._changed = trio.Event()
@@ -387,10 +429,15 @@ class LocalSession:
         state = self.state
         view = private_view(state, self.me)
         over = self.game_over
+        legal = () if over else legal_actions(view, self.me)
+        if not over and self._dummy >= 0 and state.controller == self.me:
+            legal += legal_actions(view, self._dummy)  # с болваном: the dummy's moves too
         waiting: tuple[int, ...] = ()
         if not over and CHANCE not in state.actors:
             first = priority_actor(state)
-            waiting = (first,) + tuple(s for s in state.actors if s != first)
+            # the people it waits for (с болваном: for the dummy, whoever controls it)
+            seats = (first,) + tuple(s for s in state.actors if s != first)
+            waiting = tuple(dict.fromkeys(acting_party(state, s) for s in seats))
         extra = dict(self.setup.extra)
         extra[EXTRA_POGONY] = ",".join(map(str, self._pogony))
         if state.game.tables.counter:
@@ -404,7 +451,7 @@ class LocalSession:
             seats=self.seats,
             my_seat=self.me,
             state=view,
-            legal=() if over else legal_actions(view, self.me),
+            legal=legal,
             waiting_for=waiting,
             activity="over" if over else (
                 "dealing" if state.phase in (DEAL, REVEAL_TRUMP) else "playing"),

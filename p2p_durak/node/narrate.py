@@ -53,8 +53,7 @@ class Narrator:
 
     def seated(self, event: Seated, party_names: Sequence[str], game: eng.Game) -> str:
         self.game = game
-        self.names = [party_names[event.seat_of_party.index(s)]
-                      for s in range(len(event.seat_of_party))]
+        self.names = seat_names(event.seat_of_party, party_names, game.dummy, self.lang)
         order = ", ".join(self.names)
         return _t(self.lang, f"seats drawn: {order}; {self.who(event.dealer)} deals",
                   f"места по жребию: {order}; сдаёт {self.who(event.dealer)}")
@@ -99,7 +98,10 @@ class Narrator:
         """The series score: games, and per seat how often the durak (and points, when
         scored)."""
         parts = []
+        dummy = self.game.dummy if self.game is not None else -1
         for seat, duraks in enumerate(score.duraks):
+            if seat == dummy:  # с болваном: the dummy is never the durak, and scores nothing
+                continue
             points = _t(self.lang, f", {score.points[seat]} points",
                         f", очков {score.points[seat]}") if score.points else ""
             parts.append(f"{self.who(seat)} {duraks}{points}")
@@ -119,11 +121,29 @@ class Narrator:
             "+".join(names[s] for s in suits)
 
 
+def dummy_name(lang: str) -> str:
+    """с болваном: how the dummy's seat is named wherever a player's name would stand."""
+    return _t(lang, "the dummy", "болван")
+
+
+def seat_names(seat_of_party: Sequence[int], party_names: Sequence[str], dummy: int,
+               lang: str) -> list[str]:
+    """The names by engine seat: each party's at its seat, and (с болваном) the dummy at its
+    own, which no party holds."""
+    names = [dummy_name(lang)] * (len(seat_of_party) + (1 if dummy >= 0 else 0))
+    for party, seat in enumerate(seat_of_party):
+        names[seat] = party_names[party]
+    return names
+
+
 def event_record(event: TableEvent) -> dict[str, Any]:
     """A JSON-ready record of a table event (for the per-game event log)."""
     if isinstance(event, Seated):
-        return {"type": "seated", "seat_of_party": list(event.seat_of_party),
-                "dealer": event.dealer}
+        record: dict[str, Any] = {"type": "seated", "seat_of_party": list(event.seat_of_party),
+                                  "dealer": event.dealer}
+        if event.game is not None and event.game.dummy >= 0:
+            record["dummy"] = event.game.dummy  # с болваном: the seat no party holds
+        return record
     if isinstance(event, CardsLearned):
         return {"type": "my_cards", "cards": list(event.cards)}
     if isinstance(event, HandSeen):
@@ -136,7 +156,7 @@ def event_record(event: TableEvent) -> dict[str, Any]:
         return {"type": "leave_announced", "party": event.party}
     if isinstance(event, NextGame | SeriesOver):
         score = event.score
-        record: dict[str, Any] = {"games": score.games, "duraks": list(score.duraks),
+        record = {"games": score.games, "duraks": list(score.duraks),
                                   "pogony": list(score.pogony), "points": list(score.points),
                                   "draws": score.draws}
         if isinstance(event, NextGame):

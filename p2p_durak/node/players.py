@@ -13,7 +13,7 @@ import random
 from p2p_durak.bots.base import Bot
 from p2p_durak.bots.levels import make_bot
 from p2p_durak.node import offload
-from p2p_durak.node.bot_feed import BotFeed
+from p2p_durak.node.bot_feed import BotFeed, bot_move
 from p2p_durak.node.game import GameRunner, Player, Turn
 from p2p_durak.protocol.table import TableEvent, TableMachine
 
@@ -46,7 +46,7 @@ class BotPlayer(Player):
     async def turn(self, turn: Turn, runner: GameRunner) -> None:
         bot = self.bot
         assert bot is not None
-        action = await offload.run_sync(bot.choose)
+        action = await offload.run_sync(lambda: bot_move(bot, turn.legal))
         await runner.move(turn.seq, action)
 
     def attach(self, runner: GameRunner) -> None:

@@ -17,6 +17,7 @@ from p2p_durak.engine.actions import pick_position
 from p2p_durak.node.api import LogLine, SeatInfo, TableSnapshot
 from p2p_durak.node.game import GameRunner, Player, Turn
 from p2p_durak.node.local_session import EXTRA_POGONY, EXTRA_SCORES
+from p2p_durak.node.narrate import dummy_name
 from p2p_durak.protocol.messages import TurnTimer
 from p2p_durak.protocol.table import (
     Moved,
@@ -193,8 +194,11 @@ class HumanPlayer(Player):
         state = table.state
         seats: list[SeatInfo] = []
         if table.seat_of_party:
-            for seat in range(table.n_parties):
+            for seat in range(table.n_seats):
                 party = table.party_of_seat[seat]
+                if party < 0:  # с болваном: the dummy, played by its controller
+                    seats.append(SeatInfo(seat, dummy_name("en"), is_dummy=True))
+                    continue
                 team = state.game.team[seat] if state is not None and \
                     state.game.rules.teams != "none" else None
                 seats.append(SeatInfo(seat, self.names[party], party in self.bots,

@@ -65,6 +65,21 @@ def test_simulate_series_the_durak_deals_next() -> None:
             assert after.dealer == before.dealer
 
 
+def test_simulate_counts_the_players_not_the_dummy(capsys: pytest.CaptureFixture[str]) -> None:
+    """с болваном (seed 000_0a1bcdd496bc6662.txt, «Дурак с болваном»: «Болван не может быть
+    "дураком"»): `--players 3` is three players and the dummy; the per-player table has three
+    rows, and every decided game has its durak among them."""
+    summary = simulate("s_bolvanom", 3, 20, seed=2)
+    assert summary.players == 3
+    assert len(summary.wins) == len(summary.duraks) == 3
+    for player in range(3):
+        assert summary.wins[player] + summary.duraks[player] + summary.draws == 20
+    assert sum(summary.duraks) + summary.draws == 20
+    assert main(["simulate", "--preset", "s_bolvanom", "--players", "3", "--games", "4"]) == 0
+    rows = capsys.readouterr().out.split("player wins  duraks\n", 1)[1].split("draws:")[0]
+    assert len(rows.splitlines()) == 3
+
+
 def test_cli_help_lists_the_subcommands() -> None:
     text = build_parser().format_help()
     assert "usage: durak" in text

@@ -1,0 +1,141 @@
+"""с болваном (s_bolvanom) at a node's table: bot peers of two to four players and the dummy
+play whole games over the mental-poker deck; the dummy's controller's node is asked for the
+dummy's throw-ins and passes and plays them from the dummy's cards it was shown (docs/rules.md,
+s_bolvanom; seed 000_0a1bcdd496bc6662.txt, «Дурак с болваном»: «а также болвану при его
+очереди» — the dummy throws in at its turn, played by «игрок, зашедший первым»)."""
+
+from __future__ import annotations
+
+import io
+import json
+from pathlib import Path
+
+import pytest
+import trio
+import trio.testing
+from node_support import play_table
+
+from p2p_durak import engine as eng
+from p2p_durak.engine.presets import get_preset
+from p2p_durak.engine.rules import DUMMY_BOUT_ATTACKER
+from p2p_durak.node.api import TableSnapshot
+from p2p_durak.node.headless import HeadlessPlayer
+from p2p_durak.node.players import BotPlayer
+from p2p_durak.node.session import HumanPlayer
+from p2p_durak.protocol.table import AuditFinished, HandSeen, Moved
+
+BY_BOUT = get_preset("s_bolvanom").rules.with_options(dummy_hand=DUMMY_BOUT_ATTACKER)
+
+
+def _players(n: int, out: io.StringIO, home: Path) -> list[HeadlessPlayer]:
+    names = [f"p{i}" for i in range(n)]
+    return [HeadlessPlayer(label=f"p{i}", names=names, level="easy", seed=n * 10 + i, out=out,
+                           events_path=home / f"events-{i}.jsonl") for i in range(n)]
+
+
+@pytest.mark.parametrize("n", [2, 3, 4])
+async def test_bots_play_the_dummy_game_over_the_network(
+        n: int, tmp_path: Path, autojump_clock: trio.testing.MockClock) -> None:
+    out = io.StringIO()
+    players = _players(n, out, tmp_path)
+    nodes = await play_table(tmp_path, players, "s_bolvanom", seed=n + 40)
+    runners = [node.runner for node in nodes]
+    tables = []
+    for runner in runners:
+        assert runner is not None
+        assert runner.diagnosis is None, runner.diagnosis
+        assert not [p for p in runner.reports if p.fault], runner.problems
+        tables.append(runner.log.state)
+    states = [t.state for t in tables]
+    assert all(s is not None and s.result is not None for s in states)
+    assert len({eng.state_hash(s) for s in states if s is not None}) == 1
+    assert all(t.audit == AuditFinished(()) for t in tables)
+    saved = {next((tmp_path / f"p{i}" / "games").glob("*/transcript.durak")).read_bytes()
+             for i in range(n)}
+    assert len(saved) == 1  # one transcript, byte for byte
+    final = states[0]
+    assert final is not None
+    assert final.result is not None
+    dummy = final.game.dummy
+    assert final.game.n_players == n + 1
+    assert dummy >= 0
+    assert dummy not in final.result.durak
+    assert tables[0].party_of_seat[dummy] == -1
+    # the dummy played: its throw-ins and passes came from its controllers' nodes, each of
+    # which was shown the dummy's cards (and no other node was)
+    history = tables[0].history
+    assert any(isinstance(e, Moved) and e.seat == dummy for e in history)
+    shown = [i for i, t in enumerate(tables)
+             if any(isinstance(e, HandSeen) and e.seat == dummy for e in t.history)]
+    assert shown
+    # the narration and the event log name the dummy as no player, and count players only
+    text = out.getvalue()
+    assert "seats drawn: " in text
+    assert "the dummy" in text
+    seated = [line for line in text.splitlines() if "seats drawn: " in line]
+    assert all(line.count("the dummy") == 1 for line in seated)
+    records = [json.loads(line) for line in (tmp_path / "events-0.jsonl").read_text(
+        encoding="utf-8").splitlines()]
+    assert next(r for r in records if r["type"] == "seated")["dummy"] == dummy
+
+
+@pytest.mark.parametrize("seed", [52, 55])
+async def test_a_person_controls_the_dummy_through_the_session(
+        seed: int, tmp_path: Path, autojump_clock: trio.testing.MockClock) -> None:
+    """A person at a networked dummy table: the seats list names the dummy (no party's), his
+    legal moves list the dummy's throw-ins and passes exactly while he controls it (and then
+    his view holds its hand), and he is waited for when the dummy is to move. Control passes
+    to each bout's attacker (the catalogue's `controller: bout_attacker` option), so at two
+    players the person plays the dummy in every bout he leads, and the bot in the others."""
+    human = HumanPlayer(table_name="kitchen", preset_id="s_bolvanom", names=["me", "bot"],
+                        bots={1: "easy"})
+    seen: list[TableSnapshot] = []
+    played: list[eng.Action] = []
+
+    async def person() -> None:
+        async for snap in human.snapshots:
+            seen.append(snap)
+            state = snap.state
+            if state is not None and state.phase == eng.Phase.OVER:
+                if snap.activity == "over":
+                    await human.leave()
+                    return
+                continue
+            if not snap.legal or state is None:
+                continue
+            for_dummy = [a for a in snap.legal if a.seat == state.game.dummy]
+            action = for_dummy[0] if for_dummy else snap.legal[0]
+            if for_dummy:
+                played.append(action)
+            await human.act(action)
+
+    async with trio.open_nursery() as nursery:
+        nursery.start_soon(person)
+        nodes = await play_table(tmp_path, [human, BotPlayer(level="easy", seed=seed)],
+                                 "s_bolvanom", seed=seed, rules=BY_BOUT)
+        nursery.cancel_scope.cancel()
+    for node in nodes:
+        assert node.runner is not None
+        assert node.runner.diagnosis is None, node.runner.diagnosis
+    last = seen[-1]
+    assert last.activity == "over"
+    final = last.state
+    assert final is not None
+    assert final.result is not None
+    dummy = final.game.dummy
+    assert [s.is_dummy for s in last.seats] == [s == dummy for s in range(3)]
+    assert {s.name for s in last.seats if not s.is_dummy} == {"me", "bot"}
+    me = last.my_seat
+    for snap in seen:
+        view = snap.state
+        if view is None or view.phase == eng.Phase.OVER or not snap.legal:
+            continue
+        controls = view.controller == me
+        assert all(a.seat == me or (controls and a.seat == dummy) for a in snap.legal)
+        if any(a.seat == dummy for a in snap.legal):
+            assert view.hidden[dummy] == 0  # he was shown all its cards
+            assert snap.waiting_for[:1] == (me,) or me in snap.waiting_for
+    assert played  # he played the dummy's throw-ins and passes himself
+    controllers = {s.state.controller for s in seen if s.state is not None
+                   and s.state.phase == eng.Phase.BOUT}
+    assert controllers == {0, 1, 2} - {dummy}  # and so did the bot, in its own bouts
