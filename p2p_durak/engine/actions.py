@@ -41,6 +41,8 @@ class Kind(IntEnum):
     CHALLENGE = 20  # верю не верю: «сомневаюсь» about the cover at `target`
     EXCHANGE = 21  # покерный: the defender swaps two cards with the stock; the two he gives
     # are named in a full state and his own view, not in the public form
+    SEND_BACK = 22  # щелковский (over_limit_policy: defender_chooses): the defender sends this
+    # uncovered thrown-in card back to its thrower while more than the limit are thrown in
 
 
 # Module-level ints: the engine's hot paths compare these, not enum members.
@@ -66,7 +68,8 @@ CHAIN: Final = 18
 COVER: Final = 19
 CHALLENGE: Final = 20
 EXCHANGE: Final = 21
-N_KINDS: Final = 22
+SEND_BACK: Final = 22
+N_KINDS: Final = 23
 
 
 class Action(NamedTuple):
@@ -154,6 +157,12 @@ def public_form(action: Action) -> Action:
 def exchange(seat: int, *cards: int) -> Action:
     """покерный: give `cards` (two) back to the stock for its top two; none: the public form."""
     return Action(EXCHANGE, seat, tuple(sorted(cards)))
+
+
+def send_back(seat: int, card: int) -> Action:
+    """щелковский, `over_limit_policy: defender_chooses`: the defender sends `card` (a thrown-in
+    card on the table, not yet beaten) back to the player who threw it in."""
+    return Action(SEND_BACK, seat, (card,))
 
 
 def challenge(seat: int, target: int) -> Action:

@@ -87,12 +87,14 @@ def holding_of(hands: tuple[int, ...], hidden: tuple[int, ...]) -> int:
 def bout_actors_of(t: GameTables, holding: int, defender_size: int, n_table: int,
                    uncovered: int, attacker: int, defender: int, taking: bool, passed: int,
                    out: int, bout: int, self_throw: int = 0,
-                   cursor: int = -1) -> tuple[int, ...]:
+                   cursor: int = -1, over: bool = False) -> tuple[int, ...]:
     """The defender (while a card is uncovered and he has not said «беру») and then every
     eligible thrower who has not passed, clockwise from the lead attacker. `holding`: the
     seats holding cards; `self_throw` (щелковский): non-zero when the defender received a
     проездной and may throw in to himself; `cursor` (Длинный дурак, strictly in turn): the
-    seat whose turn it is to throw in — only the first eligible seat from it may."""
+    seat whose turn it is to throw in — only the first eligible seat from it may; `over`
+    (щелковский, `over_limit_policy: defender_chooses`): the others may throw in beyond the
+    bout's limit (the defender has not chosen yet and has not said «беру»)."""
     defends = not taking and uncovered > 0
     if not t.throw_in:
         return t.solo[defender] if defends else _NO_ACTORS
@@ -102,12 +104,12 @@ def bout_actors_of(t: GameTables, holding: int, defender_size: int, n_table: int
     elif t.after_beat and uncovered:
         return t.solo[defender] if defends else _NO_ACTORS
     # room for one more attack card (the bout limit, SP8: uncovered + 1 <= the defender's hand)
-    if n_table >= (t.first_limit if bout == 0 else t.later_limit) or (
-            t.cap and uncovered >= defender_size):
+    full = n_table >= (t.first_limit if bout == 0 else t.later_limit)
+    if (full and (not over or taking)) or (t.cap and uncovered >= defender_size):
         return t.solo[defender] if defends else _NO_ACTORS
     candidates = holding & ~(out | passed | (1 << defender))
     if ((t.self_throw or self_throw) and not uncovered and not taking and defender_size > 1
-            and not (passed >> defender) & 1):
+            and not (passed >> defender) & 1 and not full):
         # американский: everything is beaten, so the defender may throw in to himself (he
         # keeps a card to beat it with); he takes his turn in the clockwise cycle
         candidates |= 1 << defender
@@ -181,7 +183,8 @@ def bout_actors(state: State) -> tuple[int, ...]:
                           state.covers.count(UNKNOWN), state.attacker,
                           defender, state.taking, state.passed, state.out, state.bout,
                           state.shown & state.game.tables.proezd_self,
-                          turn_of(state.game.tables, state.shown))
+                          turn_of(state.game.tables, state.shown),
+                          throws_beyond(state.game.tables, state.shown))
 
 
 def turn_of(t: GameTables, shown: int) -> int:
@@ -196,7 +199,25 @@ def turn_after(t: GameTables, seat: int) -> int:
 
 def thrown_count(t: GameTables, table: Sequence[int], shown: int) -> int:
     """The attack cards the bout limit counts: all, or (щелковский) the thrown-in ones."""
-    return len(table) - (shown >> t.base_shift) if t.thrown_only else len(table)
+    if not t.thrown_only:
+        return len(table)
+    if t.over_limit:  # a mask of the table positions not thrown in (tables.over_limit)
+        return len(table) - (shown >> t.base_shift).bit_count()
+    return len(table) - (shown >> t.base_shift)
+
+
+def throws_beyond(t: GameTables, shown: int) -> bool:
+    """щелковский (B): whether more may be thrown in than the limit (until the defender
+    has sent the extra cards back once)."""
+    return t.over_limit and not shown & t.chosen
+
+
+def over_limit(state: State) -> bool:
+    """щелковский (B): more cards are thrown in than the bout allows, so the defender's one
+    move is to send one of them back (`engine/overflow.py`)."""
+    t = state.game.tables
+    return t.over_limit and thrown_count(t, state.table, state.shown) > (
+        t.first_limit if state.bout == 0 else t.later_limit)
 
 
 def bout_limit(state: State) -> int | None:
@@ -710,6 +731,8 @@ def on_beat(state: State, action: Action, ev: EventSink) -> State:
         raise IllegalAction(Reason.NOT_YOUR_TURN)
     if state.taking:
         raise IllegalAction(Reason.ALREADY_TAKING)
+    if over_limit(state):
+        raise IllegalAction(Reason.SEND_BACK_FIRST)
     target = action.target
     if len(action.cards) != 1:
         raise IllegalAction(Reason.BAD_ACTION, "a beat is one card")
@@ -736,6 +759,8 @@ def on_take(state: State, action: Action, ev: EventSink) -> State:
         raise IllegalAction(Reason.ALREADY_TAKING)
     if UNKNOWN not in state.covers:
         raise IllegalAction(Reason.NOTHING_TO_TAKE)
+    if over_limit(state):
+        raise IllegalAction(Reason.SEND_BACK_FIRST)
     if state.game.tables.chain_pass and not chain_guarded(state):
         raise IllegalAction(Reason.MUST_PASS_ON)
     return do_take(state, ev)
@@ -786,6 +811,8 @@ def on_transfer(state: State, action: Action, ev: EventSink) -> State:
     showing = action.kind == SHOW
     if seat != state.defender:
         raise IllegalAction(Reason.NOT_YOUR_TURN)
+    if over_limit(state):
+        raise IllegalAction(Reason.SEND_BACK_FIRST)
     rank_card = transfer_rank_card(state)
     if rank_card < 0:
         raise IllegalAction(Reason.TRANSFER_NOT_ALLOWED)
@@ -826,7 +853,11 @@ def do_lead(state: State, seat: int, cards: tuple[int, ...], ev: EventSink) -> S
     if n > 1:
         state = _scored_pairs(state, seat, n)
     t = state.game.tables
-    shown = state.shown | (n << t.base_shift) if t.thrown_only else state.shown
+    shown = state.shown
+    if t.over_limit:  # the lead's positions, never sent back
+        shown |= ((1 << n) - 1) << t.base_shift
+    elif t.thrown_only:
+        shown |= n << t.base_shift
     if t.strict:  # the lead attacker has the first turn to throw in
         shown = (seat + 1) << t.base_shift
     return _settle(state, BOUT, hands, hidden, cards, (UNKNOWN,) * n, (seat,) * n,
@@ -953,8 +984,15 @@ def do_transfer(state: State, seat: int, card: int, target: int, showing: bool,
         state = state._replace(trump=state.seat_trumps[target])
     return _settle(state, state.phase, hands, hidden, state.table + (card,),
                    state.covers + (UNKNOWN,), state.table_by + (seat,), target, state.taking,
-                   0, state.shown + (1 << t.base_shift) if t.thrown_only else state.shown,
-                   ranks, ev)
+                   0, not_thrown(t, state.shown, len(state.table)), ranks, ev)
+
+
+def not_thrown(t: GameTables, shown: int, position: int) -> int:
+    """`State.shown` after a transfer card joins the table at `position`: щелковский counts it
+    among the cards the limit does not count (with (B) marks its position)."""
+    if t.over_limit:
+        return shown | (1 << (t.base_shift + position))
+    return shown + (1 << t.base_shift) if t.thrown_only else shown
 
 
 # ---- settling and closing the bout -----------------------------------------------------------
@@ -971,7 +1009,8 @@ def _settle(state: State, phase: int, hands: tuple[int, ...], hidden: tuple[int,
                             thrown_count(t, table, shown),
                             covers.count(UNKNOWN), state.attacker, defender, taking, passed,
                             state.out, state.bout, shown & state.game.tables.proezd_self,
-                            (shown >> t.base_shift) - 1 if t.strict else -1)
+                            (shown >> t.base_shift) - 1 if t.strict else -1,
+                            t.over_limit and not shown & t.chosen)
     if t.face_down:
         actors = with_doubters(t, actors, covers, taking, passed, state.out, state.attacker,
                                defender)

@@ -44,6 +44,7 @@ from p2p_durak.engine.exchange import (
     on_exchange,
     on_exchange_shuffle,
 )
+from p2p_durak.engine.overflow import on_send_back, send_back_options
 from p2p_durak.engine.prephase import capture_options, on_capture, on_turn_up
 from p2p_durak.engine.seats import claimant
 from p2p_durak.engine.setup import (
@@ -122,6 +123,10 @@ def legal_actions(state: State, seat: int) -> tuple[Action, ...]:
             return tuple(blind_actions(state, seat))
         if seat == state.defender:
             if not state.taking and UNKNOWN in state.covers:
+                if state.game.tables.over_limit:  # щелковский (B): sending back comes first
+                    sent = send_back_options(state, seat)
+                    if sent:
+                        return tuple(sent)
                 if state.game.tables.exchange:  # покерный: or swap two with the stock first
                     return tuple(defender_actions(state) + exchange_options(state, seat))
                 return tuple(defender_actions(state))
@@ -246,6 +251,8 @@ def _apply(state: State, any_action: object, ev: EventSink) -> State:
             return on_challenge(state, action, ev)
         if kind == A.EXCHANGE:
             return on_exchange(state, action, ev)
+        if kind == A.SEND_BACK:
+            return on_send_back(state, action, ev)
         raise IllegalAction(Reason.WRONG_PHASE,
                             A.Kind(kind).name if 0 <= kind < A.N_KINDS else "?")
     if phase == LEAD:

@@ -48,6 +48,12 @@ class Reason(Enum):
                     "этому игроку сейчас нельзя сказать «сомневаюсь»")
     NO_EXCHANGE = ("the defender may not exchange cards with the stock now",
                    "сейчас нельзя поменять карты с колодой")
+    SEND_BACK_FIRST = ("more cards are thrown in than the bout allows: the defender first sends "
+                       "the extra ones back", "подкинуто больше, чем можно за кон: сначала "
+                       "отбивающийся возвращает лишние")
+    NOT_SENDABLE = ("only a thrown-in card not yet beaten goes back, and only while more are "
+                    "thrown in than the bout allows", "вернуть можно только непобитую "
+                    "подкинутую карту и только пока подкинуто больше, чем можно за кон")
     ALREADY_OUT = ("this player is already out of the game", "этот игрок уже вышел из игры")
     MUST_PASS_ON = ("a defender who does not beat takes the first card and passes on one of his "
                     "own", "кто не отбился, забирает первую карту и передаёт дальше свою")

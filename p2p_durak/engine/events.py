@@ -155,6 +155,15 @@ class Exchanged(NamedTuple):
     cards: tuple[int, ...]
 
 
+class SentBack(NamedTuple):
+    """щелковский (`over_limit_policy: defender_chooses`): the defender sent `card`, thrown in
+    beyond the bout's limit, back into the hand of `owner`, who threw it in."""
+
+    seat: int
+    card: int
+    owner: int
+
+
 class StockShuffled(NamedTuple):
     """покерный: the stock's face-down part was shuffled (the given cards in it)."""
 
@@ -292,7 +301,7 @@ class GameOver(NamedTuple):
 Event = (Dealt | TrumpRevealed | TrumpReinserted | TrumpNamed | HiddenTrumpRevealed
          | TrumpSwapped | PersonalTrump | SixDealt | Claimed | FirstAttacker | BoutStarted | Led
          | ThrewIn | StockLeadDeclared | StockLed | Beat | Covered | Doubted | DoubtSettled | Buried
-         | Exchanged | StockShuffled
+         | Exchanged | StockShuffled | SentBack
          | Transferred | TakeDeclared | Passed | Discarded | Misplayed | Took | Drew | Unlocked
          | Rebounded | HandsRotated | TurnedUp | Laid | Captured | Swept | Placed | ChainPassed
          | PlayerOut | Left | Conceded | GameOver)

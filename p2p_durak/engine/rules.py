@@ -320,7 +320,7 @@ IMPLEMENTED: dict[str, frozenset[Any]] = {
     "throw_in_cards_per_action": frozenset({"1", "multi_same_rank"}),
     "throw_in_pass_final": frozenset({False}),
     "self_throw_in": frozenset({"off", "after_all_beaten", "after_proezdnoy"}),
-    "over_limit_policy": frozenset({"hard_cap"}),
+    "over_limit_policy": frozenset({"hard_cap", "defender_chooses"}),
     "beat_rule": frozenset({"standard", "same_suit_only"}),
     "lowest_rank_only_by_ace": frozenset({"off", "same_suit_or_trump_ace"}),
     "duplicate_beats": frozenset({False}),
@@ -472,6 +472,7 @@ def validate(rules: RuleSet, n_players: int | None = None) -> None:
         raise RuleError("discard_rule", "cards shuffled back into the stock need the usual deal "
                         "and refill", "возврат отбоя в колоду требует обычной сдачи и добора")
     _validate_ladder(rules)
+    _validate_over_limit(rules)
     if (per_player or sixes) and (rules.transfer_by_showing != "off"
                                   or rules.trump_change != "none"):
         raise RuleError("trump_rule", "personal trumps are not shown for a transfer and do not "
@@ -605,6 +606,22 @@ def _validate_ladder(rules: RuleSet) -> None:
                         "transfers, self-throw-ins, trump swaps and several cards at once",
                         "подкидывание строго по очереди — без перевода, подкидывания себе, "
                         "замены козыря и нескольких карт сразу")
+
+
+def _validate_over_limit(rules: RuleSet) -> None:
+    """щелковский's choice (B): more than the limit may be thrown in and the defender sends the
+    extra ones back. The engine plays it where the limit counts the thrown-in cards only (a
+    lead or a transfer is never sent back), one card per throw-in, all cards face up."""
+    if rules.over_limit_policy == "defender_chooses" and not (
+            ("bout_limit_counts", "thrown_in_only") in rules.extra
+            and rules.bout_attack_limit is not None
+            and rules.throw_in_cards_per_action == "1"
+            and rules.defence_visibility == "open" and rules.hand_visibility == "owner_only"):
+        raise RuleError("over_limit_policy", "the defender's choice of the cards he beats goes "
+                        "with a limit on the thrown-in cards only (as щелковский's), one card "
+                        "per throw-in, all cards face up", "выбор отбивающегося идёт с лимитом "
+                        "только на подкинутые карты (как в щелковском), подкидывают по одной, "
+                        "все карты открыты")
 
 
 # each pre-game phase (engine/prephase.py) with the trump rule it sets

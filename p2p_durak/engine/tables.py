@@ -100,6 +100,7 @@ class GameTables:
         "bout_cap",
         "cap",
         "chain_pass",
+        "chosen",
         "count_defended",
         "counter",
         "deal_action",
@@ -136,6 +137,7 @@ class GameTables:
         "next_by_attacker",
         "no_trump",
         "order",
+        "over_limit",
         "pair",
         "pass_",
         "penalty_from_attacker",
@@ -270,7 +272,16 @@ class GameTables:
         # the thrown-in cards; the lead's and the transfers' cards are counted in `State.shown`
         # from bit `base_shift` up (above the card bits and the проездной bit)
         self.thrown_only: bool = THROWN_IN_ONLY in rules.extra
-        self.base_shift: int = n_cards + 1
+        # the catalogue's choice (B), `over_limit_policy: defender_chooses`: «если игроки
+        # подкинули более десяти карт, игрок может на выбор: выбрать карты, которые отбивать, а
+        # остальные возвратить». More may be thrown in until the defender sends the extra ones
+        # back; `chosen` is the bit of `State.shown` set once he has (the cap is hard after
+        # it), and from `base_shift` up `shown` holds a mask of the table positions that are
+        # not thrown in (the lead's and the transfers' cards) instead of their count, so that
+        # the cards sent back can be told from them
+        self.over_limit: bool = rules.over_limit_policy == "defender_chooses"
+        self.chosen: int = (1 << (n_cards + 1)) if self.over_limit else 0
+        self.base_shift: int = n_cards + (2 if self.over_limit else 1)
         # армянский: the attacker may lead the top stock card unseen (a chance reveal follows)
         self.stock_lead: bool = rules.lead_from_stock
         self.stock_lead_first_only: bool = STOCK_LEAD_FIRST_ONLY in rules.extra

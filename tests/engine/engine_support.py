@@ -108,7 +108,7 @@ _NAMES = {A.LEAD: "lead", A.THROW: "throw", A.BEAT: "beat", A.TRANSFER: "transfe
           A.SHOW: "show", A.TAKE: "take", A.PASS: "pass", A.CLAIM: "claim",
           A.NO_TRUMP: "no_trump", A.LEAD_STOCK: "lead_stock",
           A.CAPTURE: "capture", A.CHAIN: "chain", A.COVER: "cover", A.CHALLENGE: "doubt",
-          A.EXCHANGE: "exchange"}
+          A.EXCHANGE: "exchange", A.SEND_BACK: "send_back"}
 _KINDS = {v: k for k, v in _NAMES.items()}
 _SUITS = ("spades", "clubs", "diamonds", "hearts")
 

@@ -28,6 +28,8 @@ PYTHON_ON_PURPOSE = {
              "checked it)",
     "exchange": "покерный's exchange with the stock, reached only in that variant's games "
                 "(not yet built with mypyc, as doubt)",
+    "overflow": "щелковский's cards sent back beyond the bout limit (a table option), reached "
+                "only in that variant's games (not yet built with mypyc, as doubt)",
     "presets": "data read once per table",
     "rules": "RuleSet validation, once per game; the hot path reads engine/tables.py",
     "verdicts": "a concession, at most once a game",

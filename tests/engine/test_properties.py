@@ -339,3 +339,17 @@ def test_the_other_deck_sizes_keep_every_invariant(deck_size: int, n_players: in
     """001: «можно 24, 32 или 52» — four seats with 24 cards leave no stock."""
     rules = get_preset("app_perevodnoy").rules.with_options(deck_size=deck_size)
     _check_random_game(rules, n_players, data)
+
+
+@pytest.mark.parametrize(("limit", "n_players"), [(10, 3), (10, 6), (2, 2), (2, 4), (3, 5)])
+@PROPERTY_SETTINGS
+@given(data=st.data())
+def test_the_defenders_choice_past_the_cap_keeps_every_invariant(limit: int, n_players: int,
+                                                                 data: st.DataObject) -> None:
+    """щелковский's table option (B), `over_limit_policy: defender_chooses` (the catalogue:
+    «(B): allow more and let the defender pick 10 to beat and return the rest»); with a low
+    limit as well, so that random games send cards back often."""
+    rules = get_preset("shchelkovsky").rules.with_options(
+        over_limit_policy="defender_chooses", bout_attack_limit=limit,
+        first_bout_attack_limit=limit)
+    _check_random_game(rules, n_players, data)
