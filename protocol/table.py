@@ -717,7 +717,7 @@ class TableMachine:
             return codec.encode((MOVE, eng.encode_action(action), ()))
         eng.apply(self.state, action)  # raises IllegalAction with its reason
         openings: list[object] = []
-        if action.kind == A.CAPTURE:  # a face-up table card, open to all
+        if action.kind in (A.CAPTURE, A.SEND_BACK):  # a face-up table card, open to all
             return codec.encode((MOVE, eng.encode_action(action), openings))
         mine = self.hand_slots.get(action.seat, [])
         if action.kind in (A.COVER, A.EXCHANGE):
@@ -950,14 +950,16 @@ class TableMachine:
             return self._apply_cover(party, seat, action, openings)
         if action.kind == A.EXCHANGE:
             return self._apply_exchange(party, seat, action, openings)
-        # a pre-game capture names a face-up table card, open to all: no slot of a hand
-        if len(openings) != (0 if action.kind == A.CAPTURE else len(action.cards)):
+        # a pre-game capture names a face-up table card, open to all: no slot of a hand; so
+        # does щелковский's send-back (a thrown-in card going back to its thrower)
+        on_table = action.kind in (A.CAPTURE, A.SEND_BACK)
+        if len(openings) != (0 if on_table else len(action.cards)):
             raise TableReject(party, "one opening per card of a hand", "malformed")
         try:
             eng.apply(self.state, action)  # legality first: nothing of the deck is touched yet
         except eng.IllegalAction as exc:
             raise TableReject(party, exc.message("en"), exc.code) from exc
-        if action.kind == A.CAPTURE:
+        if on_table:
             return self._engine(action)
         hand = self.hand_slots.get(action.seat, [])
         plans: list[tuple[int, int, Tokens | None]] = []
@@ -1432,6 +1434,13 @@ class TableMachine:
                 slot = self._slot_of(ev.seat, card)
                 self.hand_slots[ev.seat].remove(slot)
                 self.table_slots.append(slot)
+            return []
+        if isinstance(ev, E.SentBack):
+            # щелковский (B): the slot, opened to all when it was thrown in, goes back into its
+            # thrower's hand face up; nothing is shown to anybody
+            slot = next(s for s in self.table_slots if self.deck.slots[s].card == ev.card)
+            self.table_slots.remove(slot)
+            self.hand_slots[ev.owner].append(slot)
             return []
         if isinstance(ev, E.StockLed):
             # армянский: the top stock slot, just opened to everyone, is the lead
