@@ -38,8 +38,10 @@ from p2p_durak.engine.actions import (
     TRANSFER,
     lead_stock,
     name_trump,
+    send_back,
 )
-from p2p_durak.engine.bout import max_lead, stock_lead_open
+from p2p_durak.engine.bout import max_lead, over_limit, stock_lead_open
+from p2p_durak.engine.overflow import returnable
 from p2p_durak.engine.seats import next_active
 from p2p_durak.engine.state import BOUT, CAPTURE, NAME_TRUMP, OVER
 from p2p_durak.engine.state import LEAD as PHASE_LEAD
@@ -94,6 +96,8 @@ def heuristic_action(state: State, seat: int, options: Sequence[Action] | None =
     elif phase == BOUT:
         if seat == state.defender and UNKNOWN not in state.covers and not state.taking:
             action = _self_throw(state, seat)  # американский: everything is beaten
+        elif seat == state.defender and over_limit(state):
+            action = _send_back(state, seat)  # щелковский (B): past the cap, choose first
         elif seat == state.defender:
             action = _defend(state, seat, options, possible, style)
         else:
@@ -281,6 +285,24 @@ def _defend(state: State, seat: int, options: Sequence[Action] | None,
     index = max(plan, key=lambda i: values[state.table[i]])
     # верю не верю: the same card, laid face down (no bluffs: an honest cover survives a doubt)
     return Action(COVER if game.tables.face_down else BEAT, seat, (plan[index],), index)
+
+
+def _send_back(state: State, seat: int) -> Action:
+    """щелковский (B), more thrown in than the limit: send back the card he can least afford
+    to beat — one he cannot beat at all first, else the one whose cheapest beater is worth
+    most — so that the cards he keeps are those he beats cheaply."""
+    game = state.game
+    values = card_values(game, state.trump)
+    beaters = game.beaters(state.trump)
+    hand = state.hands[seat]
+
+    def cost(index: int) -> tuple[int, int]:
+        card = state.table[index]
+        can = hand & beaters[card]
+        return (values[cheapest(can, values)] if can else 1 << 20, values[card])
+
+    index = max(returnable(state), key=cost)
+    return send_back(seat, state.table[index])
 
 
 def _doubt(state: State, seat: int, possible: Sequence[int] | None) -> Action | None:
