@@ -30,6 +30,7 @@ TABLE_KEYS: dict[str, str] = {
     "up": "target_prev", "s-tab": "target_prev", "down": "target_next", "tab": "target_next",
     "space": "mark", "enter": "play", "b": "beat", "t": "take", "p": "pass", "d": "pass",
     "r": "transfer", "s": "show", "k": "lead_stock", "v": "doubt", "x": "exchange",
+    "g": "send_back",
 }
 
 

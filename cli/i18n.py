@@ -138,6 +138,10 @@ CATALOGUE: dict[str, tuple[str, str]] = {
                      "doubted), or take (T).",
                      "Отбивайтесь в закрытую: положите любую карту на атакующую (блеф проходит, "
                      "если не усомнятся) или возьмите (T)."),
+    "prompt.send_back": ("More than {limit} are thrown in: choose a card on the table (↑↓ or a "
+                         "click) and send it back to its thrower (G); you beat the {limit} left.",
+                         "Подкинуто больше {limit}: выберите карту на столе (↑↓ или щелчком) и "
+                         "верните её тому, кто подкинул (G); отбиваете оставшиеся {limit}."),
     "prompt.defend_exchange": ("Defend: beat, take (T), or first swap two marked cards "
                                "(Space) with the stock (X).",
                                "Отбивайтесь: побейте, возьмите (T) или сначала поменяйте две "
@@ -221,6 +225,7 @@ CATALOGUE: dict[str, tuple[str, str]] = {
     "key.cover": ("B cover selected face down", "B закрыть выбранную"),
     "key.doubt": ("V I doubt it", "V сомневаюсь"),
     "key.exchange": ("Space×2 X swap two", "Пробел×2 X обмен двух"),
+    "key.send_back": ("↑↓ G send back", "↑↓ G вернуть"),
     "key.claim": ("S show lowest trump", "S показать младший козырь"),
     "key.no_trump": ("P no trump", "P нет козыря"),
     "key.help": ("? help", "? помощь"),
@@ -234,6 +239,8 @@ CATALOGUE: dict[str, tuple[str, str]] = {
     "no_card": ("There is no card there.", "Там нет карты."),
     "no_target": ("There is no uncovered attack card to beat.",
                   "На столе нет непокрытой карты."),
+    "not_sendable": ("Choose a thrown-in card not yet beaten (↑↓) to send back.",
+                     "Выберите (↑↓) непобитую подкинутую карту, чтобы её вернуть."),
     "mark_two": ("Mark the two cards to swap with Space first.",
                  "Сначала отметьте Пробелом две карты для обмена."),
     "no_face_down": ("There is no face-down card on the table to doubt.",
@@ -290,6 +297,8 @@ CATALOGUE: dict[str, tuple[str, str]] = {
         "K             lead the top card of the stock, unseen (армянский)\n"
         "V             верю не верю: «I doubt it» about the latest face-down card\n"
         "X             покерный: swap the two marked cards with the stock's top two\n"
+        "G             щелковский, more than ten thrown in: send the chosen table card back\n"
+        "              to its thrower (Enter too); you beat the ten left\n"
         "N             next game, once this one is over\n"
         "L             switch language   ? help   Q leave   Ctrl-C quit\n"
         "Mouse         click a card to play it, an attack card to choose it",
@@ -306,6 +315,8 @@ CATALOGUE: dict[str, tuple[str, str]] = {
         "K (Л)         ход верхней картой колоды, не глядя (армянский)\n"
         "V (М)         верю не верю: «сомневаюсь» в последней закрытой карте\n"
         "X (Ч)         покерный: поменять две отмеченные карты на две верхние из колоды\n"
+        "G (П)         щелковский, подкинуто больше десяти: вернуть выбранную карту со стола\n"
+        "              тому, кто её подкинул (и Enter); отбиваете оставшиеся десять\n"
         "N (Т)         следующая партия, когда эта окончена\n"
         "L (Д)         язык   ? помощь   Q (Й) выйти   Ctrl-C выход из игры\n"
         "Мышь          щелчок по карте — ход ею, по карте на столе — выбрать её"),

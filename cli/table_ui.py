@@ -95,6 +95,9 @@ class TableUi:
             return [i for i, card in enumerate(state.table) if card in takes]
         if state is None or state.phase != BOUT:
             return []
+        sendable = {a.cards[0] for a in self._legal_of(A.SEND_BACK)}
+        if sendable:  # щелковский (B), past the cap: the cards he may send back
+            return [i for i, card in enumerate(state.table) if card in sendable]
         return [i for i, cover in enumerate(state.covers) if cover == UNKNOWN]
 
     def _capture(self, index: int | None) -> Action | None:
@@ -178,6 +181,8 @@ class TableUi:
             return self._play(hand[position])
         if name == "play" and capturing:
             return self._capture(None)
+        if name == "send_back" or (name == "play" and A.SEND_BACK in self.legal_kinds()):
+            return self._send_back()
         if name == "play":
             if self.marked:
                 cards = sorted(self.marked)
@@ -231,6 +236,20 @@ class TableUi:
                 return None if card is None else Action(A.CLAIM, self.me, (card,))
             return self._with_card(A.SHOW, hand)
         return None
+
+    def _send_back(self) -> Action | None:
+        """щелковский (B), past the cap: send the chosen table card back to its thrower."""
+        state = self.state
+        target = self.target if self.target is not None else self._first_target()
+        if state is None or target is None or target >= len(state.table):
+            self.notice = notice_of("not_sendable")
+            return None
+        action = Action(A.SEND_BACK, self.me, (state.table[target],))
+        if action not in self._legal_of(A.SEND_BACK):
+            self.notice = notice_of("not_sendable")
+            return None
+        self.target = None
+        return action
 
     def _beat_kind(self) -> int:
         state = self.state

@@ -445,6 +445,10 @@ def _prompt(ui: TableUi, look: Look) -> str:
             return m("prompt.lead_stock")
         return m("prompt.lead_pattern" if t.lead_exact or t.lead_shapes else "prompt.lead")
     if state.phase == BOUT and ui.me == state.defender:
+        if A.SEND_BACK in kinds:  # щелковский (B): past the cap, he chooses first
+            t = state.game.tables
+            return m("prompt.send_back", limit=t.first_limit if state.bout == 0
+                     else t.later_limit)
         if A.CHAIN in kinds:  # крестовый: a defender who does not beat passes the card on
             return m("prompt.defend_chain")
         if A.COVER in kinds:
@@ -486,6 +490,8 @@ def _keys(ui: TableUi, look: Look) -> Line:
             hints.append(m("key.doubt"))
         if A.EXCHANGE in kinds:
             hints.append(m("key.exchange"))
+        if A.SEND_BACK in kinds:
+            hints.append(m("key.send_back"))
         if A.BEAT in kinds and len(ui.open_targets()) > 1:
             hints.append(m("key.beat"))
         if A.TAKE in kinds:

@@ -53,6 +53,7 @@ LINES: dict[str, tuple[str, str]] = {
     "Exchanged": ("{who} swaps {n} with the stock", "{who} меняет {n} с колодой"),
     "ExchangedMine": ("{who} swaps {given} for {cards}", "{who} меняет {given} на {cards}"),
     "StockShuffled": ("The stock is shuffled", "Колода перемешана"),
+    "SentBack": ("{who} sends {card} back → {whom}", "{who} возвращает {card} → {whom}"),
     "Transferred": ("{who} transfers {card} → {whom}", "{who} переводит {card} → {whom}"),
     "TransferredShown": ("{who} shows {card} → {whom}", "{who} показывает {card} → {whom}"),
     "TakeDeclared": ("{who}: I take", "{who}: беру"),
@@ -208,6 +209,9 @@ class EventLines:
             return "Exchanged", {"who": who(event.seat), "n": event.n}
         if isinstance(event, E.StockShuffled):
             return "StockShuffled", {}
+        if isinstance(event, E.SentBack):  # щелковский (B): past the cap
+            return "SentBack", {"who": who(event.seat), "card": card(event.card),
+                                "whom": who(event.owner)}
         if isinstance(event, E.Transferred):
             return ("TransferredShown" if event.shown else "Transferred",
                     {"who": who(event.seat), "card": card(event.card),
