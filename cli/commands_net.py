@@ -31,6 +31,9 @@ def register(subparsers: Any) -> None:
     host.add_argument("--preset", default=DEFAULT_PRESET, help="preset id (see `durak rules`)")
     host.add_argument("--seats", type=int, default=2,
                       help="number of players (с болваном: the dummy comes on top)")
+    host.add_argument("--rule", action="append", default=[], metavar="KNOB=VALUE",
+                      help="change one rule knob of the preset (repeatable), e.g. "
+                      "over_limit_policy=defender_chooses")
     host.add_argument("--bots", default="", help="bot levels for seats this process fills, "
                       "comma separated, e.g. easy,hard")
     host.add_argument("--turn-seconds", type=int, default=0, metavar="SECONDS",
@@ -122,15 +125,18 @@ def run_host(args: argparse.Namespace) -> int:
     from p2p_durak.node.headless import HostOptions, host_and_play
 
     try:
+        from p2p_durak.cli.commands_play import rule_items
+
         preset = get_preset(args.preset)
+        rules = preset.rules.with_options(**dict(rule_items(args.rule)))
         bots = tuple(b for b in args.bots.split(",") if b)
         if any(b not in LEVELS for b in bots):
             raise SystemExit(f"bot levels are {', '.join(LEVELS)}")
-        config = TableConfig(args.name, preset.id, preset.rules, args.seats, bots,
+        config = TableConfig(args.name, preset.id, rules, args.seats, bots,
                              args.turn_seconds, args.on_timeout, args.grace_seconds)
         from p2p_durak.engine.rules import engine_seats, validate
 
-        validate(preset.rules, engine_seats(preset.rules, args.seats))  # (с болваном: +1)
+        validate(rules, engine_seats(rules, args.seats))  # (с болваном: +1)
     except RuleError as exc:
         print(f"durak host: {exc.message_ru if args.lang == 'ru' else exc.message_en}",
               file=sys.stderr)

@@ -102,14 +102,20 @@ def login_name() -> str:
     return "" if name in ("", "root") else name[:16].capitalize()
 
 
-def table_options(args: argparse.Namespace, lang: str) -> TableOptions:
+def rule_items(items: list[str]) -> tuple[tuple[str, Any], ...]:
+    """The `--rule KNOB=VALUE` options as (knob, value) pairs; RuleError for a malformed one."""
     changes = []
-    for item in args.rule:
+    for item in items:
         knob, sep, value = item.partition("=")
         if not sep:
             raise RuleError(knob, f"--rule needs KNOB=VALUE, not {item!r}",
                             f"--rule пишется как KNOB=VALUE, а не {item!r}")
         changes.append((knob.strip(), rule_value(value.strip())))
+    return tuple(changes)
+
+
+def table_options(args: argparse.Namespace, lang: str) -> TableOptions:
+    changes = rule_items(args.rule)
     players = 3 if args.bots is None else args.bots + 1
     if not 2 <= players <= 6:
         raise RuleError("bots", "a table has 1 to 5 bots", "за столом от 1 до 5 ботов")
@@ -117,7 +123,7 @@ def table_options(args: argparse.Namespace, lang: str) -> TableOptions:
         preset_id=args.preset, players=players, timer=args.timer,
         timer_policy=args.on_timeout, bot_level=args.level, seed=args.seed,
         player_name=args.name or login_name() or PLAYER_NAME[lang], bot_names=BOT_NAMES[lang],
-        bot_delay=max(0.0, args.bot_delay), rule_changes=tuple(changes))
+        bot_delay=max(0.0, args.bot_delay), rule_changes=changes)
 
 
 def run(args: argparse.Namespace) -> int:

@@ -53,6 +53,7 @@ CATALOGUE: dict[str, tuple[str, str]] = {
     # ---- create form
     "create.title": ("New table", "Новый стол"),
     "create.preset": ("Rules", "Правила"),
+    "create.choice": ("Rule option", "Вариант правил"),
     "create.players": ("Players", "Игроков"),
     "create.deck": ("Deck", "Колода"),
     "create.deck_cards": ("{n} {cards}", "{n} {cards}"),

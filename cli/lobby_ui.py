@@ -8,7 +8,7 @@ from p2p_durak.bots.levels import LEVELS
 from p2p_durak.cli.backend import TableOptions
 from p2p_durak.cli.table_ui import Notice
 from p2p_durak.engine import RuleError
-from p2p_durak.engine.presets import Preset, table_presets
+from p2p_durak.engine.presets import Preset, TableChoice, table_choices, table_presets
 from p2p_durak.node.tableinfo import DiscoveryEvent, TableGone, TableSeen
 
 TIMERS: tuple[float | None, ...] = (None, 15.0, 30.0, 60.0)
@@ -43,7 +43,8 @@ class LobbyUi:
             self.cursor = (self.cursor + step) % len(self.tables)
 
 
-FIELDS = ("preset", "players", "deck", "transfer", "throw_in_by", "teams", "pogony", "timer",
+FIELDS = ("preset", "players", "deck", "transfer", "throw_in_by", "teams", "pogony", "choice",
+          "timer",
           "timer_policy", "grace", "bots", "network_bots", "practice", "network")
 DECKS = (36, 52, 32, 24)
 BUTTONS = ("practice", "network")
@@ -66,6 +67,7 @@ class CreateForm:
     grace_index: int = 0
     bot_level: str = "medium"
     network_bots: int = 0
+    choice_index: int = 0  # of the preset's rule choices (`table_choices`), 0: its own
     focus: int = 0
     notice: Notice | None = None
 
@@ -75,6 +77,10 @@ class CreateForm:
     @property
     def preset(self) -> Preset:
         return self.presets[self.preset_index]
+
+    @property
+    def choices(self) -> tuple[TableChoice, ...]:
+        return table_choices(self.preset.id)
 
     @property
     def field_name(self) -> str:
@@ -89,6 +95,7 @@ class CreateForm:
     def load_preset(self) -> None:
         """Take the options from the preset's own rules."""
         rules = self.preset.rules
+        self.choice_index = 0
         self.deck_size = rules.deck_size
         self.transfer = rules.transfer
         self.throw_in_by = rules.throw_in_by
@@ -108,6 +115,9 @@ class CreateForm:
         if name == "preset":
             self.preset_index = (self.preset_index + step) % len(self.presets)
             self.load_preset()
+        elif name == "choice":
+            if self.choices:
+                self.choice_index = (self.choice_index + step) % len(self.choices)
         elif name == "players":
             self.players = min(6, max(2, self.players + step))
         elif name == "deck":
@@ -150,9 +160,15 @@ class CreateForm:
                           teams=self.teams, pogony=self.pogony,
                           timer=TIMERS[self.timer_index], timer_policy=self.timer_policy,
                           grace_seconds=GRACES[self.grace_index],
-                          bot_level=self.bot_level)
+                          bot_level=self.bot_level,
+                          rule_changes=base.rule_changes + self._choice_changes())
         options.rules()  # refuse now what cannot be played
         return options
+
+    def _choice_changes(self) -> tuple[tuple[str, object], ...]:
+        """The knobs the chosen rule choice changes (none for the preset's own)."""
+        choices = self.choices
+        return choices[self.choice_index].changes if choices else ()
 
     def check(self, base: TableOptions) -> RuleError | None:
         try:

@@ -60,6 +60,9 @@ def _value(form: CreateForm, name: str, look: Look) -> str:
     m = look.messages
     if name == "preset":
         return form.preset.name(look.lang)
+    if name == "choice":  # the preset's rule choices; a dash when it offers none
+        choices = form.choices
+        return choices[form.choice_index].name(look.lang) if choices else "—"
     if name == "players":
         return str(form.players)
     if name == "deck":

@@ -627,6 +627,38 @@ def with_base_rules(preset_id: str, base: str) -> RuleSet:
     if base == choices[0]:
         return rules
     return rules.with_options(base_rules=base, **BASE_OVERLAYS[base])
+@dataclass(frozen=True)
+class TableChoice:
+    """One of a preset's rule choices a table may make (the catalogue's alternatives where the
+    text is silent or contradicts itself): its name and the knobs it changes."""
+
+    name_en: str
+    name_ru: str
+    changes: tuple[tuple[str, Any], ...] = ()
+
+    def name(self, lang: str) -> str:
+        return self.name_ru if lang == "ru" else self.name_en
+
+
+_TABLE_CHOICES: dict[str, tuple[TableChoice, ...]] = {
+    # «Максимальное число подкидываемых карт 10. В том случае, если игроки подкинули более
+    # десяти карт, игрок может на выбор: выбрать карты, которые отбивать, а остальные
+    # возвратить»: the catalogue's (A), the preset's, and (B)
+    "shchelkovsky": (
+        TableChoice("at most ten thrown in", "подкидывают не больше десяти"),
+        TableChoice("more than ten: the defender sends back", "больше десяти: отбивающийся "
+                    "возвращает лишние", (("over_limit_policy", "defender_chooses"),)),
+    ),
+}
+
+
+def table_choices(preset_id: str) -> tuple[TableChoice, ...]:
+    """The rule choices a table of this preset may make, the preset's own first; empty when
+    it offers none."""
+    get_preset(preset_id)
+    return _TABLE_CHOICES.get(preset_id, ())
+
+
 DEFAULT_PRESET = "app_podkidnoy"
 
 

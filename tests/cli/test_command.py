@@ -68,3 +68,21 @@ def test_other_subcommands_still_run_their_own_handlers(
         capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["rules"]) == 0
     assert "app_podkidnoy" in capsys.readouterr().out
+
+
+def test_a_rule_option_on_the_command_line() -> None:
+    """щелковский's table option (B) as `--rule over_limit_policy=defender_chooses`."""
+    options = table_options(parse("--bots", "2", "--preset", "shchelkovsky", "--rule",
+                                  "over_limit_policy=defender_chooses"), "en")
+    assert options.rules().over_limit_policy == "defender_chooses"
+
+
+@pytest.mark.parametrize(("rule", "message"), [
+    ("over_limit_policy", "KNOB=VALUE"), ("no_such_knob=1", "no such rule knob"),
+    ("over_limit_policy=defender_chooses", "the defender's choice")])
+def test_host_refuses_a_bad_rule_option(rule: str, message: str,
+                                        capsys: pytest.CaptureFixture[str]) -> None:
+    """`durak host --rule`: the last case asks the default preset for щелковский's option,
+    which needs a cap on the thrown-in cards only."""
+    assert main(["host", "--no-mdns", "--rule", rule]) == 2
+    assert message in capsys.readouterr().err

@@ -102,7 +102,7 @@ async def test_the_new_table_form_starts_a_practice_game_with_its_options() -> N
         assert "◀ 52 cards ▶" in screen
         screen = await keys("down", "right")  # transfer on
         assert "◀ on ▶" in screen
-        await keys("down", "down", "down", "down", "right")  # a 15 s timer
+        await keys("down", "down", "down", "down", "down", "right")  # a 15 s timer
         screen = await keys("enter")
         assert controller.screen == "table"
         snap = controller.table.snapshot
@@ -173,4 +173,35 @@ async def test_a_window_too_small_says_so() -> None:
         assert "80×24" in text
         assert "60×20" in text
         assert len(text.split("\n")) == 20
+        nursery.cancel_scope.cancel()
+
+
+async def test_the_form_offers_the_presets_rule_choices() -> None:
+    """щелковский's table option (B), `over_limit_policy: defender_chooses` (the catalogue:
+    «(B): allow more and let the defender pick 10 to beat and return the rest»): the form's
+    rule option lists the preset's choices, its own first, and the table plays the one chosen;
+    a preset without choices shows a dash."""
+    from p2p_durak.cli.lobby_ui import FIELDS
+
+    async with trio.open_nursery() as nursery:
+        controller = Controller(LocalLobbyBackend(nursery), Look("en", False),
+                                base(preset_id="shchelkovsky"))
+        keys = await start(nursery, controller)
+        screen = await keys("c")
+        assert "Rule option" in screen
+        assert "at most ten thrown in" in screen
+        for _ in range(FIELDS.index("choice")):
+            await keys("down")
+        screen = await keys("right")
+        assert "more than ten: the defender sends back" in screen
+        options = controller.form.options(controller.base)
+        assert options.rules().over_limit_policy == "defender_chooses"
+        screen = await keys("right")  # round to the preset's own
+        assert controller.form.options(controller.base).rules().over_limit_policy == "hard_cap"
+        await keys("right")
+        controller.form.focus = FIELDS.index("preset")
+        screen = await keys("right")  # another preset: its own rules, no choice
+        assert controller.form.choice_index == 0
+        assert "Rule option" in screen
+        assert "—" in screen
         nursery.cancel_scope.cancel()
