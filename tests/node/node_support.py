@@ -9,6 +9,7 @@ from pathlib import Path
 
 import trio
 
+from p2p_durak import engine as eng
 from p2p_durak.engine import RuleSet
 from p2p_durak.engine.presets import get_preset
 from p2p_durak.node.game import Player
@@ -17,6 +18,7 @@ from p2p_durak.node.memnet import MemoryNetwork
 from p2p_durak.node.node import Node
 from p2p_durak.node.transport import Endpoint
 from p2p_durak.protocol.identity import Identity
+from p2p_durak.protocol.table import AuditFinished, TableMachine
 
 GAME_LIMIT_SECONDS = 3 * 3600  # virtual: far beyond any honest game, timers and grace included
 
@@ -67,3 +69,17 @@ async def play_table(home: Path, players: Sequence[Player], preset: str = "app_p
                     games.start_soon(node.play, start, player)
             nursery.cancel_scope.cancel()
     return nodes
+
+
+def agreed_tables(nodes: Sequence[Node], n: int) -> list[TableMachine]:
+    """The table machines of a finished game, checked: no node diagnosed a fault, every one
+    reached the same final state, and every audit is clean."""
+    tables = [node.runner.log.state for node in nodes if node.runner is not None]
+    assert len(tables) == n
+    for node in nodes:
+        assert node.runner is not None
+        assert node.runner.diagnosis is None, node.runner.diagnosis
+    assert all(t.state is not None and t.state.result is not None for t in tables)
+    assert len({eng.state_hash(t.state) for t in tables if t.state is not None}) == 1
+    assert all(t.audit == AuditFinished(()) for t in tables)
+    return tables

@@ -8,11 +8,9 @@ from pathlib import Path
 import pytest
 import trio
 import trio.testing
-from node_support import play_table
+from node_support import agreed_tables, play_table
 
-from p2p_durak import engine as eng
 from p2p_durak.node.players import BotPlayer
-from p2p_durak.protocol.table import AuditFinished
 
 VARIANTS = [("kozyrny", 2), ("dvukhkozyrny", 3), ("nevidimy", 3), ("magadansky", 3),
             ("otboyny", 3)]
@@ -29,11 +27,4 @@ async def test_bots_play_the_variant_over_the_network(
         preset: str, n: int, tmp_path: Path, autojump_clock: trio.testing.MockClock) -> None:
     players = [BotPlayer(level="easy", seed=n * 100 + i) for i in range(n)]
     nodes = await play_table(tmp_path, players, preset, seed=n + 17)  # bounded in virtual time
-    tables = [node.runner.log.state for node in nodes if node.runner is not None]
-    assert len(tables) == n
-    for node in nodes:
-        assert node.runner is not None
-        assert node.runner.diagnosis is None, node.runner.diagnosis
-    assert all(t.state is not None and t.state.result is not None for t in tables)
-    assert len({eng.state_hash(t.state) for t in tables if t.state is not None}) == 1
-    assert all(t.audit == AuditFinished(()) for t in tables)
+    agreed_tables(nodes, n)

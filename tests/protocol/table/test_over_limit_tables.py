@@ -28,6 +28,23 @@ def _machines(n: int, seed: int, limit: int) -> list[TableMachine]:
     return [TableMachine(game_id, p, n, rules, _rng(seed * 100 + p)) for p in range(n)]
 
 
+def _next_turn(machines: list[TableMachine],
+               rng: random.Random) -> tuple[int, list[eng.Action]] | None:
+    """Deliver the deck messages owed (in a random order); then a party that may move and its
+    legal actions, or None once the game's audit is done."""
+    while True:
+        due = [(p, msg) for p, m in enumerate(machines) if (msg := m.owed()) is not None]
+        if not due:
+            break
+        party, payload = rng.choice(due)
+        for m in machines:
+            m.apply(party, payload)
+    if machines[0].audit is not None:
+        return None
+    party = rng.choice(machines[0].waiting_for())
+    return party, list(machines[party].legal())
+
+
 def _viewers(m: TableMachine) -> list[tuple[frozenset[int], int | None]]:
     return [(frozenset(slot.viewers), slot.card) for slot in m.deck.slots]
 
@@ -39,16 +56,10 @@ def test_cards_sent_back_over_the_deck_agree_leak_nothing_and_audit_clean(
     rng = random.Random(seed)
     sent = 0
     for _ in range(60_000):
-        if machines[0].audit is not None:
+        turn = _next_turn(machines, rng)
+        if turn is None:
             break
-        due = [(p, msg) for p, m in enumerate(machines) if (msg := m.owed()) is not None]
-        if due:
-            party, payload = rng.choice(due)
-            for m in machines:
-                m.apply(party, payload)
-            continue
-        party = rng.choice(machines[0].waiting_for())
-        legal = machines[party].legal()
+        party, legal = turn
         # the throwers throw in whenever they may, so that the limit is passed often
         throws = [a for a in legal if a.kind == A.THROW]
         action = rng.choice(throws or legal)
@@ -88,14 +99,9 @@ def test_a_send_back_with_an_opening_is_refused() -> None:
     machines = _machines(3, 21, 2)
     rng = random.Random(21)
     for _ in range(60_000):
-        due = [(p, msg) for p, m in enumerate(machines) if (msg := m.owed()) is not None]
-        if due:
-            party, payload = rng.choice(due)
-            for m in machines:
-                m.apply(party, payload)
-            continue
-        party = rng.choice(machines[0].waiting_for())
-        legal = machines[party].legal()
+        turn = _next_turn(machines, rng)
+        assert turn is not None
+        party, legal = turn
         backs = [a for a in legal if a.kind == A.SEND_BACK]
         if backs:
             raw = codec.encode([MOVE, list(eng.encode_action(backs[0])), [[0, None]]])
