@@ -68,7 +68,7 @@ STYLE = Style([
 # Letters by physical key: a Russian layout sends the Cyrillic letter of the same key.
 LATIN = "qwertyuiop[]asdfghjkl;'zxcvbnm,."
 CYRILLIC = "йцукенгшщзхъфывапролджэячсмитьбю"
-LETTER_KEYS = "bcdghklnpqrstvx"
+LETTER_KEYS = "bcdeghklnpqrstvx"
 NAMED_KEYS: dict[str, Any] = {
     "left": Keys.Left, "right": Keys.Right, "up": Keys.Up, "down": Keys.Down,
     "home": Keys.Home, "end": Keys.End, "enter": Keys.ControlM, "tab": Keys.Tab,

@@ -31,6 +31,7 @@ TABLE_KEYS: dict[str, str] = {
     "space": "mark", "enter": "play", "b": "beat", "t": "take", "p": "pass", "d": "pass",
     "r": "transfer", "s": "show", "k": "lead_stock", "v": "doubt", "x": "exchange",
     "g": "send_back",
+    "e": "dummy",  # с болваном: the keys switch between his hand and the dummy's
 }
 
 
@@ -180,8 +181,8 @@ class Controller:
             command = TABLE_KEYS.get(key, "")
         if not command:
             return
-        if table.pending and not command.startswith(("left", "right", "home", "end", "target",
-                                                     "mark")):
+        if table.pending and command != "dummy" and not command.startswith((
+                "left", "right", "home", "end", "target", "mark")):
             return  # one action at a time
         action = table.command(command)
         if action is not None:
@@ -272,7 +273,8 @@ class Controller:
         if self.help:
             snap = self.table.snapshot if self.screen == "table" else None
             if snap is not None:
-                return render_help(snap.preset_id, snap.rules, len(snap.seats), look,
+                players = sum(not seat.is_dummy for seat in snap.seats)  # (с болваном)
+                return render_help(snap.preset_id, snap.rules, players, look,
                                    width, height)
             return render_help(self.form.preset.id, None, None, look, width, height,
                                lobby=True)

@@ -19,12 +19,13 @@ class EventText:
     def __init__(self, messages: Messages, cards: CardText, seats: Sequence[SeatInfo],
                  me: int) -> None:
         self.seats = seats
+        self.dummy_name = messages("dummy")  # с болваном: the dummy's seat, in his language
         self.lines = EventLines(messages.lang, self.who, cards,
                                 lambda suit: suit_symbol(suit, cards.ascii_only), me=me)
 
     def who(self, seat: int) -> str:
         if 0 <= seat < len(self.seats):
-            return self.seats[seat].name
+            return self.dummy_name if self.seats[seat].is_dummy else self.seats[seat].name
         return "?"
 
     def __call__(self, event: E.Event) -> str | None:

@@ -22,9 +22,31 @@ def rules_summary(rules: RuleSet, look: Look) -> str:
     return " · ".join(parts)
 
 
+def _variant_keys(rules: RuleSet | None) -> list[str]:
+    """The help lines of the keys only some variants have: those of these rules (all of them
+    when the rules are not known)."""
+    wanted = {
+        "proezdnoy": rules is None or rules.transfer_by_showing == "backward_proezdnoy",
+        "lead_stock": rules is None or rules.lead_from_stock,
+        "doubt": rules is None or rules.defence_visibility == "face_down_challengeable",
+        "exchange": rules is None or rules.pre_defence_exchange == "swap_two",
+        "send_back": rules is None or rules.over_limit_policy == "defender_chooses",
+        "dummy": rules is None or bool(rules.dummy_hand),
+    }
+    return [f"help.key.{name}" for name, shown in wanted.items() if shown]
+
+
 def render_help(preset_id: str, rules: RuleSet | None, players: int | None, look: Look,
                 width: int, height: int, *, lobby: bool = False) -> list[Line]:
     m = look.messages
+    if lobby:
+        keys = m("help.lobby_lines").split("\n")
+    else:
+        keys = [line for key in ("help.key_lines", *_variant_keys(rules), "help.key_tail")
+                for line in m(key).split("\n")]
+    # the description gives way to the keys on a short screen (title, blank, rules, deck, two
+    # lines of options, blank, keys heading and the closing line take nine)
+    described = max(1, min(5, height - 9 - len(keys)))
     name = m("app.title") if lobby else preset_name(preset_id, look.lang)
     lines: list[Line] = [fit([("class:header.title", " " + m("help.title", preset=name))],
                              width, "class:header"), []]
@@ -32,7 +54,7 @@ def render_help(preset_id: str, rules: RuleSet | None, players: int | None, look
     if not lobby:
         lines.append([("class:label", " " + m("help.rules"))])
         if preset is not None:
-            for text in wrap(preset.description(look.lang), width - 4, 5):
+            for text in wrap(preset.description(look.lang), width - 4, described):
                 lines.append([("", "  " + text)])
         if rules is not None:
             deck = rules.deck()
@@ -42,8 +64,7 @@ def render_help(preset_id: str, rules: RuleSet | None, players: int | None, look
                 lines.append([("class:dim", "  " + text)])
         lines.append([])
     lines.append([("class:label", " " + m("help.keys"))])
-    keys = m("help.lobby_lines" if lobby else "help.key_lines")
-    for text in keys.split("\n"):
+    for text in keys:
         lines.append([("", "  " + text)])
     body = pad_lines(lines, height - 1)
     body.append(fit([("class:keys", " " + m("help.close"))], width, "class:keys"))

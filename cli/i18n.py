@@ -100,6 +100,13 @@ CATALOGUE: dict[str, tuple[str, str]] = {
     "cards_n": ("{n} {cards}", "{n} {cards}"),
     "locked_n": ("+{n} locked", "+{n} закрыто"),
     "bot": ("bot", "бот"),
+    # с болваном: the dummy's seat, its controller and its hand row
+    "dummy": ("the dummy", "болван"),
+    "dummy.seat": ("Dummy ({who})", "Болван ({who})"),  # short: the seats list's name cell
+    "dummy.by": ("{who} plays", "играет {who}"),
+    "dummy.hand": ("The dummy's hand", "Карты болвана"),
+    "dummy.yours": ("you play", "играете вы"),
+    "dummy.keys_here": ("◀ keys", "◀ клавиши"),
     "role.attacking": ("attacking", "ходит"),
     "role.throwing": ("may throw in", "подкидывает"),
     "role.defending": ("defending", "отбивается"),
@@ -203,6 +210,8 @@ CATALOGUE: dict[str, tuple[str, str]] = {
                          "Следующих козырей нет: покажите джокера (S) или скажите, что его "
                          "нет (P)."),
     "prompt.wait": ("", ""),
+    "prompt.dummy": ("The dummy's turn: throw in one of its cards, or P: it passes",
+                     "Очередь болвана: подкиньте его карту или P — пас"),
     "prompt.over": ("N — play again · Q — back to the lobby",
                     "N — ещё партия · Q — в лобби"),
     "prompt.leave_confirm": ("Press Q again to leave the table (at a networked table the "
@@ -229,6 +238,10 @@ CATALOGUE: dict[str, tuple[str, str]] = {
     "key.send_back": ("↑↓ G send back", "↑↓ G вернуть"),
     "key.claim": ("S show lowest trump", "S показать младший козырь"),
     "key.no_trump": ("P no trump", "P нет козыря"),
+    "key.dummy": ("E dummy's hand", "E карты болвана"),
+    "key.own_hand": ("E your hand", "E свои карты"),
+    "key.dummy_throw": ("1-9/Enter throw it in", "1-9/Enter подкинуть"),
+    "key.dummy_pass": ("P it passes", "P болван пас"),
     "key.help": ("? help", "? помощь"),
     "key.leave": ("Q leave", "Q выйти"),
     "key.play": ("1-9/Enter play", "1-9/Enter ход"),
@@ -238,6 +251,7 @@ CATALOGUE: dict[str, tuple[str, str]] = {
     # ---- notices
     "refused": ("Not allowed: {reason}", "Нельзя: {reason}"),
     "no_card": ("There is no card there.", "Там нет карты."),
+    "no_dummy": ("You do not play the dummy now.", "Сейчас болваном играете не вы."),
     "no_target": ("There is no uncovered attack card to beat.",
                   "На столе нет непокрытой карты."),
     "not_sendable": ("Choose a thrown-in card not yet beaten (↑↓) to send back.",
@@ -284,6 +298,7 @@ CATALOGUE: dict[str, tuple[str, str]] = {
     "help.close": ("Esc or ? — back", "Esc или ? — назад"),
     "help.deck": ("Deck: {size} cards, {hand} in a hand, {players} players.",
                   "Колода: {size} карт, по {hand} в руке, игроков: {players}."),
+    # the keys every table has; then the lines of variants' own keys (shown for their rules)
     "help.key_lines": (
         "1…9, 0        play your card number 1…10 (Shift+1…0: cards 11…20)\n"
         "← →  Enter    choose a card, play it\n"
@@ -293,16 +308,7 @@ CATALOGUE: dict[str, tuple[str, str]] = {
         "T             take the cards (беру)\n"
         "P             pass, done (бито / пас); no trump in the first-move check\n"
         "R             transfer with the chosen card (перевод)\n"
-        "S             show a trump: your lowest one, or to transfer by showing\n"
-        "              (щелковский «проездной»: the cards go back to the previous player)\n"
-        "K             lead the top card of the stock, unseen (армянский)\n"
-        "V             верю не верю: «I doubt it» about the latest face-down card\n"
-        "X             покерный: swap the two marked cards with the stock's top two\n"
-        "G             щелковский, more than ten thrown in: send the chosen table card back\n"
-        "              to its thrower (Enter too); you beat the ten left\n"
-        "N             next game, once this one is over\n"
-        "L             switch language   ? help   Q leave   Ctrl-C quit\n"
-        "Mouse         click a card to play it, an attack card to choose it",
+        "S             show a trump: your lowest one, or to transfer by showing",
         "1…9, 0        сыграть карту с этим номером (Shift+1…0: карты 11…20)\n"
         "← →  Enter    выбрать карту, сыграть её\n"
         "Пробел        отметить несколько карт одного достоинства, Enter — ход ими\n"
@@ -311,13 +317,33 @@ CATALOGUE: dict[str, tuple[str, str]] = {
         "T (Е)         беру\n"
         "P (З)         бито / пас; «нет козыря» при выборе первого хода\n"
         "R (К)         перевести выбранной картой\n"
-        "S (Ы)         показать козырь: младший, или для перевода показом\n"
-        "              (щелковский «проездной»: карты уходят назад, предыдущему игроку)\n"
-        "K (Л)         ход верхней картой колоды, не глядя (армянский)\n"
-        "V (М)         верю не верю: «сомневаюсь» в последней закрытой карте\n"
-        "X (Ч)         покерный: поменять две отмеченные карты на две верхние из колоды\n"
+        "S (Ы)         показать козырь: младший, или для перевода показом"),
+    "help.key.proezdnoy": (
+        "              (щелковский «проездной»: the cards go back to the previous player)",
+        "              (щелковский «проездной»: карты уходят назад, предыдущему игроку)"),
+    "help.key.lead_stock": (
+        "K             lead the top card of the stock, unseen (армянский)",
+        "K (Л)         ход верхней картой колоды, не глядя (армянский)"),
+    "help.key.doubt": (
+        "V             верю не верю: «I doubt it» about the latest face-down card",
+        "V (М)         верю не верю: «сомневаюсь» в последней закрытой карте"),
+    "help.key.exchange": (
+        "X             покерный: swap the two marked cards with the stock's top two",
+        "X (Ч)         покерный: поменять две отмеченные карты на две верхние из колоды"),
+    "help.key.send_back": (
+        "G             щелковский, more than ten thrown in: send the chosen table card back\n"
+        "              to its thrower (Enter too); you beat the ten left",
         "G (П)         щелковский, подкинуто больше десяти: вернуть выбранную карту со стола\n"
-        "              тому, кто её подкинул (и Enter); отбиваете оставшиеся десять\n"
+        "              тому, кто её подкинул (и Enter); отбиваете оставшиеся десять"),
+    "help.key.dummy": (
+        "E             с болваном: the keys act on the dummy's hand while you play it:\n"
+        "              its card's number or ← → Enter throws it in, P passes for it",
+        "E (У)         с болваном: клавиши — для карт болвана, пока им играете вы:\n"
+        "              номер его карты или ← → Enter — подкинуть её, P — пас за него"),
+    "help.key_tail": (
+        "N             next game, once this one is over\n"
+        "L             switch language   ? help   Q leave   Ctrl-C quit\n"
+        "Mouse         click a card to play it, an attack card to choose it",
         "N (Т)         следующая партия, когда эта окончена\n"
         "L (Д)         язык   ? помощь   Q (Й) выйти   Ctrl-C выход из игры\n"
         "Мышь          щелчок по карте — ход ею, по карте на столе — выбрать её"),

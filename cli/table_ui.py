@@ -26,6 +26,8 @@ SHIFT_DIGIT_KEYS = "!@#$%^&*()"
 # What a kind of action is worth to a card pressed without saying what to do with it.
 _PREFERENCE = (A.CLAIM, A.LEAD, A.THROW, A.BEAT, A.COVER, A.TRANSFER, A.SHOW, A.CHAIN)
 _BEATS = (A.BEAT, A.COVER)  # верю не верю: a cover is laid face down
+# с болваном: the keys that act on the dummy's hand while it has the focus (and `card:N`)
+_DUMMY_COMMANDS = ("left", "right", "home", "end", "play", "pass")
 
 
 @dataclass
@@ -52,6 +54,10 @@ class TableUi:
     leave_armed: bool = False
     pending: bool = False  # an action is on its way to the session
     last_session_notice: str | None = None
+    # с болваном: the keys act on the dummy's hand (its controller's second row) while set
+    dummy_focus: bool = False
+    dummy_cursor: int = 0
+    dummy_cursor_card: int | None = None
 
     # ---- what the snapshot says -----------------------------------------------------------
 
@@ -75,6 +81,28 @@ class TableUi:
         trump = state.seat_trumps[self.me] if state.seat_trumps else state.trump
         return hand_order(state.game, cards_of(state.hands[self.me]), trump)
 
+    def dummy_seat(self) -> int:
+        """с болваном: the dummy's seat while this seat controls it (plays its cards), else
+        -1."""
+        state = self.state
+        if state is None or state.game.dummy < 0 or state.controller != self.me:
+            return -1
+        return state.game.dummy
+
+    def dummy_hand(self) -> list[int]:
+        """The dummy's cards, shown to its controller (none to anyone else)."""
+        state, dummy = self.state, self.dummy_seat()
+        if state is None or dummy < 0:
+            return []
+        return hand_order(state.game, cards_of(state.hands[dummy]), state.trump)
+
+    def dummy_playable(self) -> set[int]:
+        """The dummy's cards some legal throw-in of it plays now."""
+        dummy = self.dummy_seat()
+        if self.snapshot is None or dummy < 0:
+            return set()
+        return {c for a in self.snapshot.legal if a.seat == dummy for c in a.cards}
+
     def playable(self) -> set[int]:
         """Cards that some legal action of this seat plays (or shows)."""
         if self.snapshot is None:
@@ -84,7 +112,11 @@ class TableUi:
         return {card for action in self.snapshot.legal for card in action.cards}
 
     def legal_kinds(self) -> set[int]:
-        return set() if self.snapshot is None else {a.kind for a in self.snapshot.legal}
+        if self.snapshot is None:
+            return set()
+        # с болваном: the moves of the hand the keys act on (the dummy's, or all the others)
+        dummy = self.dummy_seat()
+        return {a.kind for a in self.snapshot.legal if (a.seat == dummy) == self.dummy_focus}
 
     def open_targets(self) -> list[int]:
         """Table indices of the uncovered attack cards (a pre-game capture: of the face-up
@@ -134,11 +166,28 @@ class TableUi:
         targets = self.open_targets()
         if self.target not in targets:
             self.target = targets[0] if targets else None
+        self._follow_dummy(snapshot)
         if snapshot.notice != self.last_session_notice:
             self.last_session_notice = snapshot.notice
             if snapshot.notice:
                 self.notice = Notice(Messages("en")(snapshot.notice),
                                      Messages("ru")(snapshot.notice))
+
+    def _follow_dummy(self, snapshot: TableSnapshot) -> None:
+        """с болваном: keep the dummy's cursor on its card; the keys go to the dummy's hand
+        when only the dummy may move, and back to his own when the dummy may not (or is no
+        longer his to play)."""
+        dummy = self.dummy_seat()
+        hand = self.dummy_hand()
+        if self.dummy_cursor_card in hand:
+            self.dummy_cursor = hand.index(self.dummy_cursor_card)
+        self.dummy_cursor = max(0, min(self.dummy_cursor, len(hand) - 1))
+        self.dummy_cursor_card = hand[self.dummy_cursor] if hand else None
+        seats = {a.seat for a in snapshot.legal}
+        if dummy < 0 or dummy not in seats:
+            self.dummy_focus = False
+        elif self.me not in seats:
+            self.dummy_focus = True
 
     # ---- keys -----------------------------------------------------------------------------
 
@@ -152,6 +201,20 @@ class TableUi:
             # оборотный: he shows the lowest trump of the seat on his right, who cannot see
             # his own cards; whatever he presses, that claim (or «no trump») is the move
             return for_other[0]
+        if name == "dummy":
+            if self.dummy_seat() < 0:
+                self.dummy_focus = False
+                self.notice = notice_of("no_dummy")
+            else:
+                self.dummy_focus = not self.dummy_focus
+                self.marked.clear()
+            return None
+        if name.startswith("dummy_card:") and self.dummy_seat() >= 0:  # a click on its row
+            self.dummy_focus = True
+            name = "card:" + name.split(":", 1)[1]
+        if self.dummy_focus and self.dummy_seat() >= 0 and (
+                name in _DUMMY_COMMANDS or name.startswith("card:")):
+            return self._dummy_command(name)
         hand = self.hand()
         if name in ("left", "right", "home", "end"):
             self._move_cursor(name, len(hand))
@@ -250,6 +313,27 @@ class TableUi:
             return None
         self.target = None
         return action
+
+    def _dummy_command(self, name: str) -> Action | None:
+        """с болваном: a key on the dummy's hand — move its cursor, throw a card of it in, or
+        pass for it (it never leads, beats or takes: those keys stay his own)."""
+        dummy = self.dummy_seat()
+        hand = self.dummy_hand()
+        if name in ("left", "right", "home", "end"):
+            if hand:
+                steps = {"left": self.dummy_cursor - 1, "right": self.dummy_cursor + 1,
+                         "home": 0, "end": len(hand) - 1}
+                self.dummy_cursor = steps[name] % len(hand)
+                self.dummy_cursor_card = hand[self.dummy_cursor]
+            return None
+        if name == "pass":
+            return Action(A.PASS, dummy)
+        position = int(name.split(":", 1)[1]) if name.startswith("card:") else self.dummy_cursor
+        if not 0 <= position < len(hand):
+            self.notice = notice_of("no_card")
+            return None
+        self.dummy_cursor, self.dummy_cursor_card = position, hand[position]
+        return Action(A.THROW, dummy, (hand[position],))  # the engine says why, if it cannot
 
     def _beat_kind(self) -> int:
         state = self.state

@@ -9,6 +9,7 @@ Layout for 80×24 (wider and taller windows give the log more room):
     what the table is doing / waiting for    │
     ─────────────────────────────────────────┴────────────
     your hand: numbers over cards, playable ones in [brackets]
+    (с болваном, while you play it: the dummy's hand, the same way)
     prompt · notice · keys
 
 Once the game is over, the end-of-game panel takes the place of the players and the table.
@@ -199,6 +200,8 @@ def _players(snap: TableSnapshot, look: Look, width: int, cards: CardText) -> li
         # Король-говно: «Называть друг друга по именам нельзя — только по званиям»
         name = (m(f"title.{game.titles[seat]}") if game.titles else info.name) \
             + (f" ({m('you')})" if mine else "")
+        if info.is_dummy:  # с болваном: no player's; its controller plays its cards
+            name = m("dummy.seat", who=_controller(snap, look))
         if seat < len(state.seat_trumps):  # двухкозырной: each player's own trump suit
             name = f"{suit_symbol(state.seat_trumps[seat], look.ascii_only)} {name}"
         if game.ladder and game.ladder[seat]:  # Длинный дурак: the ladder laid out so far
@@ -234,6 +237,16 @@ def _players(snap: TableSnapshot, look: Look, width: int, cards: CardText) -> li
     if game.rules.teams != "none":
         lines.append([("class:team", "  ★ "), ("class:dim", m("teammate"))])
     return lines
+
+
+def _controller(snap: TableSnapshot, look: Look) -> str:
+    """с болваном: who plays the dummy's cards now, in a few words."""
+    state = snap.state
+    assert state is not None
+    seat, m = state.controller, look.messages
+    if seat == snap.my_seat:
+        return m("dummy.yours")
+    return m("dummy.by", who=snap.seats[seat].name if 0 <= seat < len(snap.seats) else "?")
 
 
 def _pile(state: State, seat: int, cards: CardText) -> Line:
@@ -365,27 +378,62 @@ def _hand(ui: TableUi, cards: CardText, look: Look, width: int,
         title.append(("class:your-turn", "  " + m("your_turn")))
     elif my_turn:
         title.append(("class:activity", "  " + m("you_may")))
+    if ui.dummy_seat() >= 0 and not over:
+        # с болваном: the keys act on one hand at a time; the other shows no numbers
+        title.append(("class:hand.label", "" if ui.dummy_focus else "  " + m("dummy.keys_here")))
     lines: list[Line] = [title]
+    focus = not ui.dummy_focus
+    lines += _card_rows(hand, per_row, cards, playable if my_turn else None, ui.marked,
+                        ui.cursor if focus and not over else -1, focus, "card", post)
+    if ui.dummy_seat() >= 0 and not over:
+        lines += _dummy_rows(ui, cards, look, per_row, post)
+    return lines
+
+
+def _dummy_rows(ui: TableUi, cards: CardText, look: Look, per_row: int,
+                post: Post | None) -> list[Line]:
+    """с болваном: the dummy's hand, for the player who plays it now."""
+    m = look.messages
+    hand = ui.dummy_hand()
+    playable = ui.dummy_playable()
+    title: Line = [("class:label", f" {m('dummy.hand')}: {m('cards_n', n=len(hand))}"),
+                   ("class:dim", " · " + m("dummy.yours"))]
+    if ui.dummy_focus:
+        title.append(("class:hand.label", "  " + m("dummy.keys_here")))
+    return [title] + _card_rows(hand, per_row, cards, playable if playable else None, set(),
+                                ui.dummy_cursor if ui.dummy_focus else -1, ui.dummy_focus,
+                                "dummy_card", post)
+
+
+def _card_rows(hand: list[int], per_row: int, cards: CardText, playable: set[int] | None,
+               marked: set[int], cursor: int, numbered: bool, click: str,
+               post: Post | None) -> list[Line]:
+    """A hand as rows of cards under their key numbers (`numbered`: the keys act on it);
+    `playable` (None: not this hand's turn) marks the cards a move plays in [brackets] and
+    dims the others."""
+    lines: list[Line] = []
     for start in range(0, max(1, len(hand)), per_row):
         labels: Line = [("", " ")]
         row: Line = [("", " ")]
         for position in range(start, min(start + per_row, len(hand))):
             card = hand[position]
-            mark = "*" if card in ui.marked else ""
-            labels.append(("class:hand.label", f"{mark + hand_label(position):^{CELL}}"))
+            mark = "*" if card in marked else ""
+            label = mark + hand_label(position) if numbered else ""
+            labels.append(("class:hand.label", f"{label:^{CELL}}"))
             labels.append(("", " " * GAP))
-            can = card in playable and my_turn
+            can = playable is not None and card in playable
             left, right = ("[", "]") if can else (" ", " ")
             style = f"class:card {cards.style(card)}"
             if can:
                 style += " class:card.playable"
-            elif my_turn:
+            elif playable is not None:
                 style += " class:card.dim"
-            if card in ui.marked:
+            if card in marked:
                 style += " class:card.marked"
-            if position == ui.cursor and not over:
+            if position == cursor:
                 style += " class:card.cursor"
-            on_click = None if post is None else (lambda p=position: post(f"click:card:{p}"))
+            on_click = None if post is None else (
+                lambda p=position: post(f"click:{click}:{p}"))
             row.append(clickable(style, f"{left}{cards(card):>3}{right}", on_click))
             row.append(("", " " * GAP))
         lines += [labels, row]
@@ -419,6 +467,8 @@ def _prompt(ui: TableUi, look: Look) -> str:
     state = ui.state
     if not kinds or state is None:
         return ""
+    if ui.dummy_focus:  # с болваном: the keys act on the dummy's hand
+        return m("prompt.dummy")
     if A.NAME_TRUMP in kinds:
         return m("prompt.name_trump")
     if A.CAPTURE in kinds:
@@ -470,8 +520,13 @@ def _keys(ui: TableUi, look: Look) -> Line:
     kinds = ui.legal_kinds()
     if snap.activity == "over":
         hints = [m("key.help"), m("key.leave")]
+    elif ui.dummy_focus:  # с болваном: the keys act on the dummy's hand
+        hints = [m("key.dummy_throw"), m("key.dummy_pass"), m("key.own_hand"), m("key.help"),
+                 m("key.leave")]
     else:
         hints = []
+        if any(a.seat == ui.dummy_seat() for a in snap.legal):
+            hints.append(m("key.dummy"))
         if kinds & {A.LEAD, A.THROW, A.BEAT, A.CLAIM}:
             hints.append(m("key.play"))
         if A.NAME_TRUMP in kinds:

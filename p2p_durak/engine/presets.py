@@ -500,8 +500,7 @@ _P += [
            "(когда тот выходит, болваном распоряжается следующий игрок). Если карты остались "
            "только у болвана, дурак — тот, кто избавился от карт последним. Места: игроки и "
            "болван (2–4 игрока при 36 картах).",
-           _comp(dummy_hand=DUMMY_GAME_FIRST_ATTACKER, max_players=4), (3, 4, 5),
-           unfinished="the dummy's hand row and keys on the screen"),
+           _comp(dummy_hand=DUMMY_GAME_FIRST_ATTACKER, max_players=4), (3, 4, 5)),
     Preset("s_jokerom", "Дурак с Джокером", "Durak with a joker",
            f"{COMPENDIUM}: «Дурак с Джокером»",
            "One joker added to the deck: it beats any card, trumps included. It has no suit and "
