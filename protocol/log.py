@@ -47,6 +47,13 @@ L9. Left-out intents: a peer's precheck may know more than another's (a player k
     legal there (it lost a race), it is dropped silently. Likewise, before a live intent makes
     the sequencer a censor (rule L5), it is judged in full: refused, it is reported rejected and
     dropped, and the sequencer is not blamed.
+L10. Restart: a player that restarts mid-game runs in recovery (rule L7 from every other
+    player, and nothing signed until each has answered). Before its answer a player sends the
+    requester the intents by it that it holds, and, when it has no entry to send, its entry in
+    flight: a restarted player whose journal lost what it signed last (a power cut) thus learns
+    its own pending intent (and, still in recovery, takes it up again instead of signing
+    another one with its counter) and the entry it signed (and acks it instead of ordering
+    another one).
 """
 
 from __future__ import annotations
@@ -401,6 +408,11 @@ class OrderingLog(Generic[S]):
             raise LocalProtocolError(f"no certificate of position {seq} here")
         return Transcript(self._g.data, tuple(self._entries[:seq]), cert)
 
+    def certificate(self, seq: int) -> tuple[bytes, ...]:
+        """The certificate (every member's ack) of committed position `seq`, or () where this
+        log holds none (a position it caught up over, or 0)."""
+        return self._certs.get(seq, ())
+
     def certified(self) -> tuple[int, ...]:
         """The positions whose certificate this log holds (0, the genesis, always)."""
         return (0, *sorted(self._certs))
@@ -584,9 +596,12 @@ class OrderingLog(Generic[S]):
         except ItemError as exc:
             out.append(Dropped(from_seat, self._g.seat_of(envelope.author), exc.reason))
             return
-        if item.digest in self._pool or item.seat == self.seat:
+        if item.digest in self._pool:
             return  # a duplicate, or our own intent echoed back
         fit = intent_fit(self._head, item)
+        if item.seat == self.seat:
+            self._adopt(item, fit, now, out)
+            return
         if fit in (Fit.REPLAY, Fit.GAP):
             intent = item.intent
             out.append(Dropped(
@@ -606,6 +621,19 @@ class OrderingLog(Generic[S]):
                                                      "pending already"))
             return
         pending = _Pending(item, now, own=False, sent_ms=now)
+        if self._judge(pending, now, out):
+            self._pool[item.digest] = pending
+
+    def _adopt(self, item: Item, fit: Fit, now: int, out: list[Effect[S]]) -> None:
+        """Rule L10: in recovery, an intent we signed that we do not hold — one a peer held
+        for us while we restarted — is our pending intent again, when we have none and it can
+        still be ordered. Signing another one with its counter would give the table two
+        different intents of ours for one position. (Otherwise an intent of ours we do not hold
+        is one we gave up: stale, re-issued or refused.)"""
+        if (not self._sync_needed or self.own_pending is not None
+                or fit not in (Fit.FITS, Fit.FUTURE)):
+            return
+        pending = _Pending(item, now, own=True, sent_ms=now)
         if self._judge(pending, now, out):
             self._pool[item.digest] = pending
 
@@ -1175,7 +1203,20 @@ class OrderingLog(Generic[S]):
         head = self._head
         if request.from_seq > head.seq + 1:
             self._request_catch_up(from_seat, now, out)  # it is ahead of us
-        self._send(from_seat, self._catch_up_chunk(request.from_seq), out)
+        # Rule L10, before the answer (a link keeps order): the requester may have restarted
+        # and lost what it signed last. Its intents we hold are its own to re-adopt.
+        for pending in self._pool.values():
+            if pending.item.seat == from_seat:
+                self._send_data(from_seat, pending.item.envelope, pending.item.data, out)
+        chunk = self._catch_up_chunk(request.from_seq)
+        flight = self._flight
+        if flight is not None and request.from_seq == head.seq + 1 and not chunk.entries:
+            # A chunk carries the entry in flight as a hint only after a certificate, and before
+            # the first commit there is none: the entry goes on its own instead, also ahead of
+            # the answer, so a restarted sequencer learns the entry it signed before it may
+            # order one.
+            self._send_data(from_seat, flight.step.envelope, flight.step.data, out)
+        self._send(from_seat, chunk, out)
 
     def _catch_up_chunk(self, first: int) -> CatchUpResponse:
         """Committed entries from `first`, as many as fit; the chunk ends at a certified entry

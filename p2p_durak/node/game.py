@@ -291,12 +291,15 @@ class GameRunner:
     def _now(self) -> int:
         return int(trio.current_time() * 1000)
 
-    def _prepare_journal(self) -> bytes:
-        """The files a game needs before its first message (fsyncs: run off the event loop)."""
+    def _prepare_journal(self) -> tuple[bytes, bool]:
+        """The files a game needs before its first message (fsyncs: run off the event loop),
+        and whether this party played the game before (its seed is journaled, synced, before
+        its first message): then it has sent messages, and restarts in recovery."""
         self.journal.keep_rules(self.start.rules.canonical())
-        return self.journal.game_seed(self.rng)
+        played = self.journal.has_seed
+        return self.journal.game_seed(self.rng), played
 
-    def _make_log(self, seed: bytes) -> OrderingLog[TableMachine]:
+    def _make_log(self, seed: bytes, played: bool) -> OrderingLog[TableMachine]:
         table = TableMachine(self.start.game_id, self.party, len(self.start.players),
                              self.start.rules, seeded_secret_rng(seed, self.rng),
                              rng_for_game=lambda number: seeded_secret_rng(
@@ -304,8 +307,11 @@ class GameRunner:
         table.restore_made(self.journal.made())
         transcript = self.journal.transcript(self.start.start.encode())
         if transcript is None:
+            # No commit on disk. After a power cut that may be all it lost: a party that had
+            # played signed intents (and, as the first sequencer, entries) its peers hold; it
+            # learns them from every peer before it signs anything (docs/protocol.md §10.8).
             return OrderingLog(self.identity, self.start.start, TableLogMachine(), table,
-                               config=LOG_TIMING, now_ms=self._now())
+                               config=LOG_TIMING, now_ms=self._now(), recovering=played)
         log.info("resuming game %s at position %d", self.start.game_id.hex()[:8],
                  len(transcript.entries))
         return OrderingLog.resume(self.identity, transcript, TableLogMachine(), table,
@@ -313,7 +319,7 @@ class GameRunner:
                                   signed_entry=self.journal.signed_entry())
 
     async def run(self, *, task_status: trio.TaskStatus[None] = trio.TASK_STATUS_IGNORED) -> None:
-        self.log = self._make_log(await offload.run_sync(self._prepare_journal))
+        self.log = self._make_log(*await offload.run_sync(self._prepare_journal))
         self.player.attach(self)
         began = trio.current_time()
         self._away = {p: began for p in range(len(self.start.players)) if p != self.party}
@@ -430,7 +436,8 @@ class GameRunner:
                 self._journal_own_entry(effect.message, effect.data)
                 outgoing.append(Outgoing(effect.seat, effect.message, effect.data))
             elif isinstance(effect, Committed):
-                self.journal.commit(effect.data, self.log.transcript(effect.seq).acks)
+                # a position caught up over has no certificate here: only the last one does
+                self.journal.commit(effect.data, self.log.certificate(effect.seq))
                 self._find_races(effect)
                 committed = True
             elif isinstance(effect, Rejected):

@@ -322,6 +322,12 @@ class Journal:
         """Bytes in the file, magic included."""
         return self._end
 
+    @property
+    def durable_size(self) -> int:
+        """The bytes a completed sync made durable (what a power cut now would leave; at least
+        what a sync mark proved when the file was opened)."""
+        return self._durable
+
     def append(self, record: bytes, *, sync: bool = True) -> None:
         """Add one record and make it durable before returning.
 

@@ -74,6 +74,11 @@ class GameJournal:
     def sync(self) -> None:
         self._journal.sync()
 
+    @property
+    def durable_size(self) -> int:
+        """Bytes of the journal file that a power cut would leave (see `Journal.durable_size`)."""
+        return self._journal.durable_size
+
     def _of(self, kind: str) -> list[tuple[object, ...]]:
         return [r for r in self._records if isinstance(r, tuple) and r and r[0] == kind]
 
@@ -120,6 +125,11 @@ class GameJournal:
     def resumed(self) -> bool:
         return bool(self._of("commit"))
 
+    @property
+    def has_seed(self) -> bool:
+        """Whether the game's seed is journaled: the party has played this game before."""
+        return bool(self._of("seed"))
+
     def game_seed(self, fresh: Callable[[int], bytes] = os.urandom) -> bytes:
         """The game's secret seed: the journaled one, else a new one from `fresh` (the node's
         source of randomness: the OS in play, a seeded one in tests), journaled first."""
@@ -153,7 +163,9 @@ class GameJournal:
 
     def signed(self, entry: bytes) -> None:
         # Written before it is sent, so a killed process never signs another entry for the
-        # same position; synced with the next commit batch (see GameRunner).
+        # same position; synced with the next commit batch (see GameRunner). A power cut may
+        # lose it: the restarted node learns it from a peer that saw it before it may sign
+        # anything (docs/protocol.md §10.8, rule L10), so no fsync holds up the entry.
         self._append("signed", entry, sync=False)
 
     def signed_entry(self) -> bytes | None:
@@ -170,9 +182,13 @@ class GameJournal:
         self._append("commit", entry, list(acks), sync=False)
 
     def transcript(self, start: bytes) -> Transcript | None:
+        """The committed log up to the last commit journaled with its certificate (positions
+        caught up over have none, and a power cut may have cut the journal after one)."""
         commits = self._of("commit")
-        if not commits:
+        certified = [i for i, c in enumerate(commits) if c[2]]
+        if not certified:
             return None
+        commits = commits[: certified[-1] + 1]
         entries = tuple(c[1] for c in commits if isinstance(c[1], bytes))
         acks = commits[-1][2]
         assert len(entries) == len(commits)
