@@ -86,7 +86,7 @@ from p2p_durak.protocol.mental.ops import (
     ShuffleOp,
 )
 from p2p_durak.protocol.mental.proofs import make_tokens, verify_tokens
-from p2p_durak.protocol.mental.state import Pending, SlotState, View
+from p2p_durak.protocol.mental.state import Pending
 
 DECK_STEP = 0
 MOVE = 1
@@ -366,7 +366,7 @@ class LogDeckParty(DeckParty):
         twin = copy.copy(self)
         twin.active = list(self.active)
         twin.public_keys = dict(self.public_keys)
-        twin.slots = [_copy_slot(st) for st in self.slots]
+        self.share_slots_with(twin)  # each slot copied when either of the two changes it
         twin.pending = None if self.pending is None else _copy_pending(self.pending)
         twin.finished_steps = set(self.finished_steps)
         twin.journal = list(self.journal)
@@ -398,15 +398,6 @@ class ShuffleUndone(dev.Event):
 
     seat: int
     reason: str
-
-
-def _copy_view(view: View) -> View:
-    return View(view.ct, dict(view.tokens))
-
-
-def _copy_slot(st: SlotState) -> SlotState:
-    return SlotState(_copy_view(st.base), st.base_viewer,
-                     {k: _copy_view(v) for k, v in st.copies.items()}, set(st.viewers), st.card)
 
 
 def _copy_pending(p: Pending) -> Pending:

@@ -99,6 +99,12 @@ class SlotState:
     viewers: set[int] = field(default_factory=set)
     card: int | None = None  # set once the slot is open to everyone
 
+    def copy(self) -> SlotState:
+        """An independent copy (ciphertexts and tokens are immutable values and are shared)."""
+        return SlotState(View(self.base.ct, dict(self.base.tokens)), self.base_viewer,
+                         {k: View(v.ct, dict(v.tokens)) for k, v in self.copies.items()},
+                         set(self.viewers), self.card)
+
     def view(self, index: int) -> View:
         return self.base if index == BASE_VIEW else self.copies[index]
 
@@ -187,6 +193,10 @@ class DeckState:
         self.public_keys: dict[int, bytes] = {}
         self.joint_key: bytes | None = None
         self.slots: list[SlotState] = []
+        # Copy on write: after `share_slots_with` (a fork), the slots are shared with the twin, and
+        # a slot is copied the first time this state changes it (`_own_slot`); None: every
+        # slot is this state's own. A fork copied all 36 slots, some 2.6 times per entry.
+        self._owned_slots: set[int] | None = None
         self.shuffled = False
         self.pending: Pending | None = None
         self.finished_steps: set[str] = set()
@@ -213,6 +223,28 @@ class DeckState:
         if not 0 <= slot < self.n_cards:
             raise DeckUsageError(f"no slot {slot}")
         return self.slots[slot]
+
+    def share_slots_with(self, twin: DeckState) -> None:
+        """Give a fork of this state the same slots, shared: each is copied by whichever of
+        the two changes it first."""
+        twin.slots = list(self.slots)
+        twin._owned_slots = set()
+        self._owned_slots = set()
+
+    def _own_slot(self, slot: int) -> SlotState:
+        """Slot `slot`, this state's own, to be changed."""
+        st = self.slots[slot]
+        owned = self._owned_slots
+        if owned is not None and slot not in owned:
+            st = self.slots[slot] = st.copy()
+            owned.add(slot)
+        return st
+
+    def _fresh_slots(self) -> None:
+        """The unshuffled deck under the joint key, all slots this state's own."""
+        assert self.joint_key is not None
+        self.slots = [SlotState(View(ct)) for ct in self.codec.initial_deck(self.joint_key)]
+        self._owned_slots = None
 
     def _seat(self, seat: int) -> int:
         if seat not in self.active:
@@ -474,7 +506,7 @@ class DeckState:
             return []
         self.public_keys = dict(sorted(p.reveals.items()))
         self.joint_key = g.total(self.public_keys.values())
-        self.slots = [SlotState(View(ct)) for ct in self.codec.initial_deck(self.joint_key)]
+        self._fresh_slots()
         return [KeysReady(step, self.joint_key), *self._finish(p)]
 
     def _on_coin_reveal(self, p: Pending, msg: Message, verify: bool) -> list[Event]:
@@ -526,6 +558,8 @@ class DeckState:
         events = self._verify_folded(p)
         for slot, ct in zip(p.op.slots, p.current, strict=True):
             self.slots[slot] = SlotState(View(ct))
+            if self._owned_slots is not None:
+                self._owned_slots.add(slot)
         self.shuffled = True
         self._on_slots_reset(p.op.slots)
         return [*events, ShuffleDone(step, p.op.slots), *self._finish(p)]
@@ -577,8 +611,9 @@ class DeckState:
         ):
             raise InvalidProof(seat, step, "re-randomisation proof does not verify")
         for slot, d1, d2 in zip(msg.slots, msg.delta1, msg.delta2, strict=True):
-            base = self.slots[slot].base.ct
-            self.slots[slot].copies[seat] = View(Ciphertext(g.add(base.c1, d1), g.add(base.c2, d2)))
+            st = self._own_slot(slot)
+            base = st.base.ct
+            st.copies[seat] = View(Ciphertext(g.add(base.c1, d1), g.add(base.c2, d2)))
         p.got.add(seat)
         if self._phase_complete(p):
             self._enter_token_phase(p, self._show_items(p))
@@ -599,8 +634,8 @@ class DeckState:
             msg.proof,
         ):
             raise InvalidProof(seat, step, "reveal-token proof does not verify")
-        for view, token in zip(views, msg.tokens, strict=True):
-            view.tokens[seat] = token
+        for (slot, index), token in zip(items, msg.tokens, strict=True):
+            self._own_slot(slot).view(index).tokens[seat] = token
         p.got.add(seat)
         if not self._phase_complete(p):
             return []
@@ -618,7 +653,7 @@ class DeckState:
         shown: dict[int, set[int]] = {}
         for (slot, index), viewer in p.items:
             assert viewer is not None
-            st = self.slots[slot]
+            st = self._own_slot(slot)
             if index == BASE_VIEW:
                 st.base_viewer = viewer
             st.viewers.add(viewer)
@@ -641,7 +676,7 @@ class DeckState:
         if card is None:
             # Every token was proven, so this is a broken invariant, not a peer's fault.
             raise DeckError(None, step, f"slot {slot} did not open to a card")
-        self.slots[slot].card = card
+        self._own_slot(slot).card = card
         return [CardRevealed(step, slot, card)]
 
     def _finish_reveal(self, p: Pending) -> list[Event]:
@@ -654,9 +689,10 @@ class DeckState:
         assert isinstance(p.op, LeaveOp)
         leaver, step = p.op.seat, p.op.step
         events: list[Event] = []
-        for slot, st in enumerate(self.slots if self.shuffled else []):
-            if st.card is not None:
+        for slot, shared in enumerate(self.slots if self.shuffled else []):
+            if shared.card is not None:
                 continue
+            st = self._own_slot(slot)
             for view in [st.base, *st.copies.values()]:
                 token = view.tokens.pop(leaver)
                 view.ct = Ciphertext(view.ct.c1, g.sub(view.ct.c2, token))
@@ -668,7 +704,7 @@ class DeckState:
         self.active.remove(leaver)
         self.joint_key = g.sub(self._key(), self.public_keys[leaver])
         if not self.shuffled:
-            self.slots = [SlotState(View(ct)) for ct in self.codec.initial_deck(self.joint_key)]
+            self._fresh_slots()
         return [*events, SeatLeft(step, leaver), *self._finish(p)]
 
     def _missing_after(self, view: View, leaver: int) -> int:
