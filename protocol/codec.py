@@ -90,10 +90,16 @@ def decode(data: bytes, limits: Limits = DEFAULT_LIMITS) -> Value:
     except (ValueError, msgpack.UnpackException) as exc:  # includes UnicodeDecodeError
         raise RemoteProtocolError(f"undecodable msgpack: {type(exc).__name__}: {exc}") from exc
     _check_decoded(value, depth=1, limits=limits)
-    try:
-        canonical = encode(value)
-    except LocalProtocolError as exc:  # pragma: no cover - _check_decoded admits only wire types
-        raise exc.to_remote() from exc
+    if limits.max_depth <= DEFAULT_LIMITS.max_depth:
+        # `_check_decoded` admitted only wire types nested no deeper than the encoder allows,
+        # and msgpack yields only 64-bit integers and valid UTF-8: re-pack without the
+        # encoder's second walk over the value (it found nothing here, on every message).
+        canonical = bytes(msgpack.packb(value, use_bin_type=True, strict_types=False))
+    else:
+        try:
+            canonical = encode(value)
+        except LocalProtocolError as exc:  # deeper than the encoder allows
+            raise exc.to_remote() from exc
     if canonical != data:
         raise RemoteProtocolError("non-canonical msgpack encoding")
     return value  # type: ignore[no-any-return]

@@ -122,6 +122,10 @@ def test_nesting_depth_is_bounded() -> None:
         decode(nested(100_000))
     with pytest.raises(LocalProtocolError):
         encode(((((((),),),),),))
+    # Limits that admit deeper nesting than the encoder still refuse what it cannot re-encode
+    # (the decoder re-packs without the encoder's checks only within the encoder's depth).
+    with pytest.raises(RemoteProtocolError):
+        decode(nested(5), Limits(max_depth=6))
 
 
 @pytest.mark.parametrize(
