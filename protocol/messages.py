@@ -389,8 +389,17 @@ class Record:
             field: spec.from_wire(item, f"{label}.{field}")
             for (field, spec), item in zip(specs.items(), value, strict=True)
         }
-        factory: Callable[..., Self] = cls
-        return factory(**kwargs)
+        if not _built_from_wire_fields(cls):
+            factory: Callable[..., Self] = cls
+            return factory(**kwargs)
+        # Every spec's `from_wire` returns only values its `check` accepts, so the
+        # constructor's field checks would repeat them on every message received: set the
+        # fields and run only the cross-field rules (for an envelope, its signature).
+        record = object.__new__(cls)
+        for name, item in kwargs.items():
+            object.__setattr__(record, name, item)
+        record._check_invariants()
+        return record
 
 
 class Message(Record):
@@ -406,6 +415,25 @@ class Message(Record):
 
 
 _WIRE_FIELDS: dict[type[Record], Mapping[str, FieldSpec]] = {}
+
+
+def _built_from_wire_fields(cls: type[Record]) -> bool:
+    """Whether the constructor of `cls` only sets its wire fields and checks them, so that a
+    record made of checked wire values may skip it (fields outside the wire, such as an
+    envelope's decoded payload, are set by `_check_invariants` and have no default); cached."""
+    known = _FROM_WIRE_FIELDS.get(cls)
+    if known is None:
+        fields = dataclasses.fields(cls)  # type: ignore[arg-type]
+        known = cls.__post_init__ is Record.__post_init__ and all(
+            "wire" in item.metadata if item.init
+            else item.default is dataclasses.MISSING
+            and item.default_factory is dataclasses.MISSING
+            for item in fields)
+        _FROM_WIRE_FIELDS[cls] = known
+    return known
+
+
+_FROM_WIRE_FIELDS: dict[type[Record], bool] = {}
 
 
 def _wire_fields(cls: type[Record]) -> Mapping[str, FieldSpec]:
