@@ -56,6 +56,7 @@ log = logging.getLogger(__name__)
 # grace period, the end of the linger), and at least this often.
 IDLE_TICK_SECONDS = 1.0
 LINGER_SECONDS = 3.0  # after the game: keep answering peers that still need our acks
+BATCH_INPUTS = 64  # inputs handled back to back before the alarm is reset and trio is let in
 SYNC_SECONDS = 1.0
 # Timing halts (censorship) are sound only while every message arrives within the delivery
 # bound. A player's own deck step (a shuffle proof) can take seconds on a slow, busy laptop, so
@@ -379,49 +380,66 @@ class GameRunner:
     async def _core(self) -> None:
         await self._after_commit()
         self._reset_alarm()
-        async for item in self._input_rx:
-            now = self._now()
-            effects: Sequence[object]
-            self._base = (self.log.seq, self.log.state)
-            recovering = self.log.recovering  # before the input: catching up ends inside it
-            if isinstance(item, Received):
-                self._heard(item)
-                # kept until its effects are carried out: that is where a drop is reported
-                self._late = self._check_replay(item)
-                effects = self.log.receive(item.party, item.message, now)
-            elif isinstance(item, Connected):
-                self._away.pop(item.party, None)
-                effects = self.log.peer_connected(item.party, now)
-            elif isinstance(item, Disconnected):
-                self._on_disconnected(item)
-                effects = self.log.peer_disconnected(item.party, now)
-            elif isinstance(item, _Move):
-                effects = self._submit_move(item)
-            elif isinstance(item, _Vote):
-                effects = self._submit_vote(item)
-            elif isinstance(item, _LeaveTable):
-                self.leaving = True
-                await self._after_commit()
-                effects = []
-            else:
-                effects = [*self.log.tick(now), *self._check_turn_timer()]
-                self._check_grace()
-            await self._carry_out(effects)
-            self._late = False
-            self._prepare_next()
-            if recovering and not self.log.recovering and self.diagnosis is None:
-                # Caught up without a commit (nothing new was committed while we were away):
-                # what we owe, or our turn, is due now, not at the next commit.
-                await self._after_commit()
-            if self.diagnosis is not None:
-                break
-            if self.finished.is_set():
-                if self._linger_until is None:
-                    self._linger_until = trio.current_time() + LINGER_SECONDS
-                elif trio.current_time() >= self._linger_until:
+        async for received in self._input_rx:
+            item = received
+            # What queued up while we were busy is handled before the alarm is set again:
+            # one reset per batch (`_next_tick` asks the log for every deadline it keeps).
+            for handled in range(1, BATCH_INPUTS + 1):
+                if not await self._handle(item):
+                    await self.player.finished(self.log.state, self.diagnosis)
+                    return
+                if handled == BATCH_INPUTS:
+                    break
+                try:
+                    item = self._input_rx.receive_nowait()
+                except (trio.WouldBlock, trio.EndOfChannel):
                     break
             self._reset_alarm()
         await self.player.finished(self.log.state, self.diagnosis)
+
+    async def _handle(self, item: _Input) -> bool:
+        """Handle one input; False: the game is over for this node (stop reading)."""
+        now = self._now()
+        effects: Sequence[object]
+        self._base = (self.log.seq, self.log.state)
+        recovering = self.log.recovering  # before the input: catching up ends inside it
+        if isinstance(item, Received):
+            self._heard(item)
+            # kept until its effects are carried out: that is where a drop is reported
+            self._late = self._check_replay(item)
+            effects = self.log.receive(item.party, item.message, now)
+        elif isinstance(item, Connected):
+            self._away.pop(item.party, None)
+            effects = self.log.peer_connected(item.party, now)
+        elif isinstance(item, Disconnected):
+            self._on_disconnected(item)
+            effects = self.log.peer_disconnected(item.party, now)
+        elif isinstance(item, _Move):
+            effects = self._submit_move(item)
+        elif isinstance(item, _Vote):
+            effects = self._submit_vote(item)
+        elif isinstance(item, _LeaveTable):
+            self.leaving = True
+            await self._after_commit()
+            effects = []
+        else:
+            effects = [*self.log.tick(now), *self._check_turn_timer()]
+            self._check_grace()
+        await self._carry_out(effects)
+        self._late = False
+        self._prepare_next()
+        if recovering and not self.log.recovering and self.diagnosis is None:
+            # Caught up without a commit (nothing new was committed while we were away):
+            # what we owe, or our turn, is due now, not at the next commit.
+            await self._after_commit()
+        if self.diagnosis is not None:
+            return False
+        if self.finished.is_set():
+            if self._linger_until is None:
+                self._linger_until = trio.current_time() + LINGER_SECONDS
+            elif trio.current_time() >= self._linger_until:
+                return False
+        return True
 
     # ---- the log's effects -------------------------------------------------------------------
 
