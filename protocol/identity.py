@@ -86,6 +86,13 @@ class PeerId:
         return f"PeerId({self.fingerprint})"
 
 
+@functools.lru_cache(maxsize=1024)
+def peer_id_of(key: bytes) -> PeerId:
+    """The `PeerId` of `key` (raises as `PeerId` does). Cached: every envelope names its author
+    and a table has a handful of them, so the key is parsed once, not once per message."""
+    return PeerId(key)
+
+
 class Identity:
     """The private Ed25519 key of this installation."""
 

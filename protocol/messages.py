@@ -28,7 +28,7 @@ from typing import Any, ClassVar, Final, Self
 from p2p_durak.protocol import codec
 from p2p_durak.protocol.codec import MAX_FRAME_SIZE, Value
 from p2p_durak.protocol.errors import ErrorCode, LocalProtocolError, RemoteProtocolError
-from p2p_durak.protocol.identity import PUBLIC_KEY_SIZE, SIGNATURE_SIZE, PeerId
+from p2p_durak.protocol.identity import PUBLIC_KEY_SIZE, SIGNATURE_SIZE, PeerId, peer_id_of
 
 # --- Protocol constants -------------------------------------------------------------------------
 
@@ -244,7 +244,7 @@ class Key(FieldSpec):
         Blob(PUBLIC_KEY_SIZE, PUBLIC_KEY_SIZE).check(value, name)
         assert isinstance(value, bytes)
         try:
-            return PeerId(value)
+            return peer_id_of(value)
         except LocalProtocolError as exc:
             raise LocalProtocolError(
                 f"{name}: {exc.reason}", code=ErrorCode.WRONG_IDENTITY
