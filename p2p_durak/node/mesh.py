@@ -72,12 +72,12 @@ class Mesh:
         self.me = next(i for i, p in enumerate(parties) if p.peer == identity.peer_id)
         self.dialer = dialer
         self._links: dict[int, Link] = {}
-        self._send: trio.abc.SendChannel[MeshEvent]
+        self._send: trio.MemorySendChannel[MeshEvent]
         self._send, self.inbox = trio.open_memory_channel[MeshEvent](1024)
         self._nursery: trio.Nursery | None = None
         self.faults: list[str] = []  # every peer fault seen, naming the peer and the reason
 
-    def deliver_to(self, channel: trio.abc.SendChannel[MeshEvent]) -> None:
+    def deliver_to(self, channel: trio.MemorySendChannel[MeshEvent]) -> None:
         """Put events on `channel` instead of `inbox` (a game's own input queue: one task
         switch less per message). Call it before `run`."""
         self._send = channel
@@ -179,7 +179,13 @@ class Mesh:
                 message = await link.receive()
                 if message is None:
                     break
-                await self._send.send(Received(party, message))
+                try:
+                    # No task switch per message: the frames already read are parsed and
+                    # queued back to back (reading more data is a checkpoint), and the game
+                    # handles what queued up in one batch.
+                    self._send.send_nowait(Received(party, message))
+                except trio.WouldBlock:
+                    await self._send.send(Received(party, message))
         except PeerFault as fault:
             self._note_fault(fault)
             reason = fault.reason
