@@ -209,6 +209,8 @@ CATALOGUE: dict[str, tuple[str, str]] = {
     "prompt.tie_joker": ("No next trumps: show a joker (S), or say you have none (P).",
                          "Следующих козырей нет: покажите джокера (S) или скажите, что его "
                          "нет (P)."),
+    "prompt.lowest_card": ("Nobody has a trump: show your lowest card (S).",
+                           "Козырей ни у кого нет: покажите свою младшую карту (S)."),
     "prompt.wait": ("", ""),
     "prompt.dummy": ("The dummy's turn: throw in one of its cards, or P: it passes",
                      "Очередь болвана: подкиньте его карту или P — пас"),

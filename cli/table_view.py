@@ -37,7 +37,7 @@ from p2p_durak.engine import UNKNOWN, State
 from p2p_durak.engine import actions as A
 from p2p_durak.engine.cards import NO_SUIT, cards_of
 from p2p_durak.engine.presets import PRESETS
-from p2p_durak.engine.setup import JOKER_ROUND, claim_round
+from p2p_durak.engine.setup import JOKER_ROUND, LOWEST_ROUND, claim_round
 from p2p_durak.engine.state import (
     BOUT,
     CAPTURE,
@@ -474,10 +474,13 @@ def _prompt(ui: TableUi, look: Look) -> str:
     if A.CAPTURE in kinds:
         drawn = CardText(state.game, look.lang, look.ascii_only)(state.covers[0])
         return m("prompt.capture", card=drawn)
-    if kinds & {A.CLAIM, A.NO_TRUMP} and len(state.claims) >= state.game.n_players:
-        # щелковский: the lowest trumps were equal; the next trumps, then the jokers decide
-        jokers = claim_round(state).round == JOKER_ROUND
-        return m("prompt.tie_joker" if jokers else "prompt.tie_next_trump")
+    if kinds & {A.CLAIM, A.NO_TRUMP} and len(state.claims) >= len(state.game.claim_seats):
+        # щелковский: the lowest trumps were equal; the next trumps, then the jokers decide;
+        # SP5's table option: nobody showed a trump, so the lowest cards decide
+        round_ = claim_round(state).round
+        if round_ == LOWEST_ROUND:
+            return m("prompt.lowest_card")
+        return m("prompt.tie_joker" if round_ == JOKER_ROUND else "prompt.tie_next_trump")
     claims = [a for a in ui.snapshot.legal if a.kind in (A.CLAIM, A.NO_TRUMP)] \
         if ui.snapshot is not None else []
     if claims and claims[0].seat != ui.me:  # оборотный: a claim for the seat on his right

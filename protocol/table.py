@@ -57,6 +57,7 @@ from p2p_durak.engine.setup import (
     GOVNO,
     JOKER_ROUND,
     JOKERS,
+    LOWEST_ROUND,
     claim_round,
     claim_suit,
     deal_seats,
@@ -427,6 +428,7 @@ class _Claim:
     shown_before: tuple[int, ...] = ()
     jokers: bool = False
     by: int = -1  # оборотный: the seat that made the claim for the claimant
+    lowest: bool = False  # SP5's `lowest_card` fallback: the lowest card of any suit
 
 
 @dataclass
@@ -1490,13 +1492,14 @@ class TableMachine:
         if isinstance(ev, E.Claimed):
             hand = tuple(self.hand_slots[ev.seat])
             before_shown: tuple[int, ...] = ()
-            jokers = False
+            jokers = lowest = False
             if len(before.claims) >= len(before.game.claim_seats):
                 round_ = claim_round(before)
                 before_shown = round_.shown.get(ev.seat, ())
                 jokers = round_.round == JOKER_ROUND
+                lowest = round_.round == LOWEST_ROUND
             self.claims.append(_Claim(ev.seat, ev.card, hand, claim_suit(before, ev.seat),
-                                      before_shown, jokers, before.actors[0]))
+                                      before_shown, jokers, before.actors[0], lowest))
             return []
         return []
 
@@ -1642,15 +1645,19 @@ class TableMachine:
             trump_cards = game.trump_mask(claim.trump)
             if claim.jokers:
                 trump_cards = sum(1 << c for c in held if game.deck.faces[c].kind in JOKERS)
+            if claim.lowest:  # SP5: nobody showed a trump, so the lowest card of any suit
+                trump_cards = sum(1 << c for c in held if game.rank[c] >= 0)
             trumps = sorted((game.rank[c], c) for c in held
                             if any_card or (trump_cards >> c) & 1)
             # оборотный: the seat that claimed for him answers for the claim
             by = claim.by if claim.by >= 0 else claim.seat
             if claim.card < 0 and trumps:
-                cheaters.append((by, "said «no trump» while holding one"))
+                cheaters.append((by, "said he had no card of rank while holding one"
+                                 if claim.lowest else "said «no trump» while holding one"))
             elif claim.card >= 0 and (claim.card not in held or not trumps
                                       or trumps[0][0] != game.rank[claim.card]):
-                cheaters.append((by, "showed a card that was not the lowest" if any_card
+                cheaters.append((by, "showed a card that was not the lowest"
+                                 if any_card or claim.lowest
                                  else "showed a trump that was not the lowest"))
         for seat, led, slots in self.lead_checks:
             if game.rank[led] != max(game.rank[cards[s]] for s in slots):

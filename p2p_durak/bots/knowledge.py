@@ -29,7 +29,7 @@ from collections.abc import Sequence
 from p2p_durak.bots.features import bits, trump_mask
 from p2p_durak.engine import CHANCE, UNKNOWN, Action, Game, State
 from p2p_durak.engine.actions import CLAIM, COVER, EXCHANGE, NO_TRUMP, REVEAL, TAKE
-from p2p_durak.engine.setup import JOKER_ROUND, JOKERS, claim_round, claim_suit
+from p2p_durak.engine.setup import JOKER_ROUND, JOKERS, LOWEST_ROUND, claim_round, claim_suit
 from p2p_durak.engine.state import FACE_DOWN, REVEAL_TRUMP, known_cards
 
 SOFT_WEIGHT = 0.5
@@ -75,6 +75,11 @@ class Knowledge:
         if s == self.seat or s == CHANCE:
             return
         trumps = trump_mask(game, claim_suit(before, s))  # двухкозырной: his own suit
+        if action.kind in (CLAIM, NO_TRUMP) and len(before.claims) >= len(game.claim_seats) \
+                and claim_round(before).round == LOWEST_ROUND:
+            # SP5's lowest-card round: he shows his lowest card of any suit (none: no card of
+            # rank at all)
+            trumps = sum(1 << c for c, rank in enumerate(game.rank) if rank >= 0)
         if action.kind == NO_TRUMP and len(before.claims) >= game.n_players \
                 and claim_round(before).round == JOKER_ROUND:
             # щелковский's last tie-break round: "no joker"

@@ -297,7 +297,7 @@ IMPLEMENTED: dict[str, frozenset[Any]] = {
     "dealer_next_game": frozenset({"durak", "outsider", "title_govno"}),
     "first_attacker_first_game": frozenset({"lowest_trump", "lowest_card", "lowest_own_trump",
                                             "left_of_dealer"}),
-    "first_attacker_fallback": frozenset({"lot"}),
+    "first_attacker_fallback": frozenset({"lot", "lowest_card"}),
     "first_attacker_tiebreak": frozenset({"lot", "next_trumps_then_joker_then_lot"}),
     "first_attacker_next_game": frozenset({"pod_durak", "iz_pod_durak", "same_as_first_game",
                                            "left_of_dealer", "title_govno"}),

@@ -234,6 +234,9 @@ class ClaimRound(NamedTuple):
 
 
 JOKER_ROUND: Final = 1 << 10
+LOWEST_ROUND: Final = 1 << 11
+"""SP5 with `first_attacker_fallback: lowest_card`: nobody showed a trump, so every seat shows
+its lowest card (a joker or the blank is no low card: a hand of nothing else says "none")."""
 
 
 def claim_round(state: State) -> ClaimRound:
@@ -269,9 +272,15 @@ def round_outcome(game: Game, seats: tuple[int, ...], cards: tuple[int, ...],
     if number == JOKER_ROUND:
         holders = [s for _, s in shown]
         return holders[0] if len(holders) == 1 else None
+    if number == LOWEST_ROUND:  # ties by lot (SP5)
+        low = min((rank for rank, _ in shown), default=0)
+        tied = tuple(s for rank, s in shown if rank == low)
+        return tied[0] if len(tied) == 1 else None
     if not shown:
         if number and tiebreak:
             return seats, JOKER_ROUND
+        if game.rules.first_attacker_fallback == "lowest_card":
+            return seats, LOWEST_ROUND  # SP5: «или же определяют по младшей карте»
         return None
     low = min(rank for rank, _ in shown)
     tied = tuple(s for rank, s in shown if rank == low)
@@ -290,8 +299,7 @@ def claim_actor(game: Game, claimant: int) -> int:
 
 def claims_for(state: State, seat: int) -> list[Action]:
     game = state.game
-    if game.rules.first_attacker_tiebreak == "next_trumps_then_joker_then_lot" and \
-            len(state.claims) >= len(game.claim_seats):
+    if len(state.claims) >= len(game.claim_seats):  # a round after the first
         return tiebreak_claims_for(state, seat)
     trumps = claim_pool(state, state.hands[seat], seat)
     if state.hidden[seat] == 0:
@@ -313,6 +321,8 @@ def tiebreak_pool(state: State, seat: int, round_: ClaimRound) -> int:
     hand = state.hands[seat]
     if round_.round == JOKER_ROUND:
         return sum(1 << c for c in bits(hand) if game.deck.faces[c].kind in JOKERS)
+    if round_.round == LOWEST_ROUND:  # SP5: the lowest card of any suit
+        return sum(1 << c for c in bits(hand) if game.rank[c] >= 0)
     pool = claim_pool(state, hand, seat)
     for card in round_.shown.get(seat, ()):
         pool &= ~(1 << card)
@@ -596,7 +606,8 @@ def choose_first_attacker(state: State, ev: EventSink) -> State:
         # «Первый ход принадлежит игроку слева от сдатчика» (с пар): no claims
         return first_attacker_chosen(state, (game.dealer + 1) % game.n_players, False, ev)
     if state.trump == NO_SUIT and not state.seat_trumps \
-            and game.rules.first_attacker_first_game != "lowest_card":
+            and game.rules.first_attacker_first_game != "lowest_card" \
+            and game.rules.first_attacker_fallback != "lowest_card":
         return evolve(state, phase=LOT, lot_among=tuple(sorted(game.claim_seats)))
     return evolve(state, phase=CLAIM, claims=())
 
@@ -618,9 +629,11 @@ def on_claim(state: State, action: Action, ev: EventSink) -> State:
             jokers = round_.round == JOKER_ROUND
             pool = tiebreak_pool(state, seat, round_)
             fits = game.deck.faces[card].kind in JOKERS if jokers \
+                else game.rank[card] >= 0 if round_.round == LOWEST_ROUND \
                 else bool(claim_pool(state, 1 << card, seat))
             if not fits or card in round_.shown.get(seat, ()):
                 raise IllegalAction(Reason.WRONG_CLAIM, "not a joker" if jokers
+                                    else "not a card of rank" if round_.round == LOWEST_ROUND
                                     else "not a trump shown for the first time")
         elif not (claim_pool(state, 1 << card, seat)):
             raise IllegalAction(Reason.WRONG_CLAIM, "not a trump")
@@ -642,6 +655,8 @@ def on_claim(state: State, action: Action, ev: EventSink) -> State:
         if hidden[seat] == 0 and pool:
             raise IllegalAction(Reason.WRONG_CLAIM, "the player holds a joker"
                                 if round_ is not None and round_.round == JOKER_ROUND
+                                else "every player shows his lowest card"
+                                if round_ is not None and round_.round == LOWEST_ROUND
                                 else "the player holds a trump")
     if ev is not None:
         ev.append(E.Claimed(seat, card))
@@ -671,13 +686,12 @@ def claims_done(state: State, ev: EventSink) -> State:
         return state  # evolve worked out the next round's first claimant
     if isinstance(outcome, int):
         return first_attacker_chosen(state, outcome, False, ev)
-    if not any(c >= 0 for c in rest) and round_.round == 0 \
-            and game.rules.first_attacker_fallback == "lowest_card":
-        raise IllegalAction(Reason.BAD_ACTION, "lowest_card fallback is pending")
-    return evolve(state, phase=LOT, lot_among=tuple(sorted(round_.seats if round_.round
-                                                            or not any(c >= 0 for c in rest)
-                                                            else _lowest(game, round_.seats,
-                                                                         rest))))
+    # a lot among the seats tied on the lowest rank (first round, SP4; SP5's lowest cards),
+    # or among every seat of the round when nobody showed a card
+    shown = any(c >= 0 for c in rest)
+    tied = shown and round_.round in (0, LOWEST_ROUND)
+    return evolve(state, phase=LOT, lot_among=tuple(sorted(
+        _lowest(game, round_.seats, rest) if tied else round_.seats)))
 
 
 def _lowest(game: Game, seats: tuple[int, ...], cards: tuple[int, ...]) -> tuple[int, ...]:

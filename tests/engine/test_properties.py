@@ -353,3 +353,20 @@ def test_the_defenders_choice_past_the_cap_keeps_every_invariant(limit: int, n_p
         over_limit_policy="defender_chooses", bout_attack_limit=limit,
         first_bout_attack_limit=limit)
     _check_random_game(rules, n_players, data)
+
+
+@pytest.mark.parametrize(("preset_id", "changes", "n_players"), [
+    ("app_podkidnoy", {"deck_size": 24, "hand_size": 2}, 2),
+    ("app_podkidnoy", {"deck_size": 24, "hand_size": 2}, 4),
+    ("shchelkovsky", {"hand_size": 2}, 3),
+    ("beskozyrny", {}, 3)])
+@PROPERTY_SETTINGS
+@given(data=st.data())
+def test_the_lowest_card_fallback_keeps_every_invariant(preset_id: str, changes: dict[str, int],
+                                                        n_players: int,
+                                                        data: st.DataObject) -> None:
+    """SP5's table option `first_attacker_fallback: lowest_card` («или же определяют по младшей
+    карте»), with hands of two so that nobody holds a trump often."""
+    rules = get_preset(preset_id).rules.with_options(first_attacker_fallback="lowest_card",
+                                                     **changes)
+    _check_random_game(rules, n_players, data)
