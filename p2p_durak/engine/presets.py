@@ -8,6 +8,7 @@ pending (`Preset.pending`) instead of pretending to work.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from itertools import product
 from typing import Any
 
 from p2p_durak.engine.rules import (
@@ -639,23 +640,45 @@ class TableChoice:
         return self.name_ru if lang == "ru" else self.name_en
 
 
-_TABLE_CHOICES: dict[str, tuple[TableChoice, ...]] = {
-    # «Максимальное число подкидываемых карт 10. В том случае, если игроки подкинули более
-    # десяти карт, игрок может на выбор: выбрать карты, которые отбивать, а остальные
-    # возвратить»: the catalogue's (A), the preset's, and (B)
-    "shchelkovsky": (
-        TableChoice("at most ten thrown in", "подкидывают не больше десяти"),
-        TableChoice("more than ten: the defender sends back", "больше десяти: отбивающийся "
-                    "возвращает лишние", (("over_limit_policy", "defender_chooses"),)),
-    ),
+_OVER_LIMIT = (
+    # щелковский: «Максимальное число подкидываемых карт 10. В том случае, если игроки
+    # подкинули более десяти карт, игрок может на выбор: выбрать карты, которые отбивать, а
+    # остальные возвратить»: the catalogue's (A), the preset's, and (B)
+    TableChoice("ten thrown in at most", "подкинуть не больше 10"),
+    TableChoice("over ten: defender sends back", "больше 10: лишние назад",
+                (("over_limit_policy", "defender_chooses"),)),
+)
+_NO_TRUMP_HELD = (
+    # SP5: «если козыря нет, то либо по жребию или же определяют по младшей карте»
+    TableChoice("no trump: lot", "без козыря: жребий"),
+    TableChoice("no trump: lowest card", "без козыря: младшая карта",
+                (("first_attacker_fallback", "lowest_card"),)),
+)
+_OPTION_GROUPS: dict[str, tuple[tuple[TableChoice, ...], ...]] = {
+    "shchelkovsky": (_OVER_LIMIT,),
 }
 
 
+def _option_groups(preset: Preset) -> tuple[tuple[TableChoice, ...], ...]:
+    groups = _OPTION_GROUPS.get(preset.id, ())
+    rules = preset.rules
+    if (rules.first_attacker_first_game in ("lowest_trump", "lowest_own_trump")
+            and rules.first_attacker_fallback == "lot" and rules.hand_visibility == "owner_only"
+            and rules.trump_rule != "personal_six" and rules.pre_phase == "none"):
+        groups += (_NO_TRUMP_HELD,)  # SP5 is a table option everywhere claims are made
+    return groups
+
+
 def table_choices(preset_id: str) -> tuple[TableChoice, ...]:
-    """The rule choices a table of this preset may make, the preset's own first; empty when
-    it offers none."""
-    get_preset(preset_id)
-    return _TABLE_CHOICES.get(preset_id, ())
+    """The rule choices a table of this preset may make — every combination of its options,
+    the preset's own first; empty when it offers none."""
+    groups = _option_groups(get_preset(preset_id))
+    if not groups:
+        return ()
+    return tuple(TableChoice(" · ".join(c.name_en for c in combo),
+                             " · ".join(c.name_ru for c in combo),
+                             tuple(item for c in combo for item in c.changes))
+                 for combo in product(*groups))
 
 
 DEFAULT_PRESET = "app_podkidnoy"

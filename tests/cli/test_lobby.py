@@ -178,10 +178,12 @@ async def test_a_window_too_small_says_so() -> None:
 
 async def test_the_form_offers_the_presets_rule_choices() -> None:
     """щелковский's table option (B), `over_limit_policy: defender_chooses` (the catalogue:
-    «(B): allow more and let the defender pick 10 to beat and return the rest»): the form's
-    rule option lists the preset's choices, its own first, and the table plays the one chosen;
-    a preset without choices shows a dash."""
+    «(B): allow more and let the defender pick 10 to beat and return the rest»), and SP5's
+    `first_attacker_fallback: lowest_card`: the form's rule option lists every combination of
+    the preset's choices, its own first, and the table plays the one chosen; a preset without
+    choices shows a dash."""
     from p2p_durak.cli.lobby_ui import FIELDS
+    from p2p_durak.engine.presets import get_preset
 
     async with trio.open_nursery() as nursery:
         controller = Controller(LocalLobbyBackend(nursery), Look("en", False),
@@ -189,19 +191,26 @@ async def test_the_form_offers_the_presets_rule_choices() -> None:
         keys = await start(nursery, controller)
         screen = await keys("c")
         assert "Rule option" in screen
-        assert "at most ten thrown in" in screen
+        assert "ten thrown in at most · no trump: lot" in screen
         for _ in range(FIELDS.index("choice")):
             await keys("down")
         screen = await keys("right")
-        assert "more than ten: the defender sends back" in screen
-        options = controller.form.options(controller.base)
-        assert options.rules().over_limit_policy == "defender_chooses"
-        screen = await keys("right")  # round to the preset's own
-        assert controller.form.options(controller.base).rules().over_limit_policy == "hard_cap"
-        await keys("right")
+        assert "ten thrown in at most · no trump: lowest card" in screen
+        rules = controller.form.options(controller.base).rules()
+        assert rules.first_attacker_fallback == "lowest_card"
+        screen = await keys("right")
+        assert "over ten: defender sends back · no trump: lot" in screen
+        rules = controller.form.options(controller.base).rules()
+        assert rules.over_limit_policy == "defender_chooses"
+        assert rules.first_attacker_fallback == "lot"
+        await keys("right", "right")  # round to the preset's own
+        assert controller.form.options(controller.base).rules() == \
+            get_preset("shchelkovsky").rules
         controller.form.focus = FIELDS.index("preset")
-        screen = await keys("right")  # another preset: its own rules, no choice
+        screen = await keys("right")  # another preset: its own rules and choices
         assert controller.form.choice_index == 0
         assert "Rule option" in screen
+        controller.form.select_preset("beskozyrny")  # no trump to claim: no choice
+        screen = await keys("left", "right")
         assert "—" in screen
         nursery.cancel_scope.cancel()

@@ -88,3 +88,22 @@ def test_every_view_applies_the_lowest_card_claims_alike() -> None:
         t.do(line)
         views = [apply(view, action)[0] for view in views]
         assert {state_hash(view) for view in views} == {state_hash(t.state)}
+
+
+def test_every_table_choice_of_every_preset_is_playable() -> None:
+    """The lobby's rule option (presets.table_choices): each combination validates, the
+    preset's own comes first, and SP5's fallback is offered wherever trumps are claimed."""
+    from p2p_durak.engine.presets import table_choices, table_presets
+    from p2p_durak.engine.rules import validate
+
+    offered = 0
+    for preset in table_presets():
+        choices = table_choices(preset.id)
+        if choices:
+            assert choices[0].changes == ()
+        for choice in choices:
+            validate(preset.rules.with_options(**dict(choice.changes)), preset.players[0])
+            offered += ("first_attacker_fallback", "lowest_card") in choice.changes
+    assert offered > 30
+    assert len(table_choices("shchelkovsky")) == 4
+    assert table_choices("beskozyrny") == ()
