@@ -13,23 +13,11 @@ from p2p_durak.engine.presets import get_preset
 from p2p_durak.protocol.table import AuditFinished, TableMachine
 
 from .test_table_machine import _rng, _run
+from .test_variant_tables import recording_claims_audit
 
 # two cards a hand from 24: nobody holds a trump in about one deal in three
 RULES = get_preset("app_podkidnoy").rules.with_options(
     deck_size=24, hand_size=2, first_attacker_fallback="lowest_card")
-
-
-def _recording(m: TableMachine) -> list[Sequence[int]]:
-    """Record the cards the machine's end-of-game claims audit sees (every card public)."""
-    opened: list[Sequence[int]] = []
-    check = m._check_claims
-
-    def recording(cards: Sequence[int]) -> AuditFinished:
-        opened.append(cards)
-        return check(cards)
-
-    m._check_claims = recording  # type: ignore[method-assign]
-    return opened
 
 
 def _game_with_lowest_cards() -> tuple[list[TableMachine], list[Sequence[int]]]:
@@ -38,7 +26,7 @@ def _game_with_lowest_cards() -> tuple[list[TableMachine], list[Sequence[int]]]:
     for seed in range(40):
         machines = [TableMachine((seed + 9100).to_bytes(16, "big"), p, 2, RULES,
                                  _rng(seed * 100 + p)) for p in range(2)]
-        opened = _recording(machines[0])
+        opened = recording_claims_audit(machines[0])
         _run(machines, seed=seed)
         if len(machines[0].claims) > 2:
             return machines, opened

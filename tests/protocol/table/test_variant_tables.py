@@ -66,12 +66,8 @@ def test_a_base_rules_choice_agrees_and_audits_clean(preset: str, base: str, n: 
         assert m.audit == AuditFinished(())
 
 
-def _audited_cards(preset_id: str, seed: int) -> tuple[
-        TableMachine, Sequence[int], Callable[[Sequence[int]], AuditFinished]]:
-    """A clean two-seat game's first machine, the cards its end-of-game claims audit saw (every
-    card public) and that audit, to tamper with the record and audit again."""
-    machines = _table(2, preset_id, seed=seed)
-    m = machines[0]
+def recording_claims_audit(m: TableMachine) -> list[Sequence[int]]:
+    """Record the cards the machine's end-of-game claims audit sees (every card public)."""
     opened: list[Sequence[int]] = []
     check = m._check_claims
 
@@ -80,6 +76,17 @@ def _audited_cards(preset_id: str, seed: int) -> tuple[
         return check(cards)
 
     m._check_claims = recording  # type: ignore[method-assign]
+    return opened
+
+
+def _audited_cards(preset_id: str, seed: int) -> tuple[
+        TableMachine, Sequence[int], Callable[[Sequence[int]], AuditFinished]]:
+    """A clean two-seat game's first machine, the cards its end-of-game claims audit saw (every
+    card public) and that audit, to tamper with the record and audit again."""
+    machines = _table(2, preset_id, seed=seed)
+    m = machines[0]
+    check = m._check_claims
+    opened = recording_claims_audit(m)
     _run(machines, seed=seed)
     assert m.audit == AuditFinished(())
     (cards,) = opened
