@@ -13,6 +13,8 @@ from p2p_durak.node.local_session import EXTRA_POGONY, EXTRA_SCORES, EXTRA_TIMEO
 
 
 def _name(snap: TableSnapshot, seat: int, look: Look) -> str:
+    if snap.seats[seat].is_dummy:  # с болваном (never a durak, never in the finish order)
+        return look.messages("dummy")
     name = snap.seats[seat].name
     if snap.state is not None and snap.state.game.titles:  # Король-говно: titles, not names
         name = f"{look.messages(f'title.{snap.state.game.titles[seat]}')} {name}"
@@ -101,6 +103,8 @@ def render_end_panel(snap: TableSnapshot, look: Look, cards: CardText,
         header += f" {m('over.col.points'):>8}"
     lines.append([("class:label", header)])
     for seat in range(len(snap.seats)):
+        if snap.seats[seat].is_dummy:
+            continue  # с болваном: the series counts players only
         name = _name(snap, seat, look)
         duraks = snap.duraks[seat] if seat < len(snap.duraks) else 0
         row = f"   {name[:26]:<26} {duraks:>8}"

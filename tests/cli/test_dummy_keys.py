@@ -231,3 +231,19 @@ def test_the_new_table_form_counts_people_and_the_dummy_comes_on_top() -> None:
     assert len(practice.names) == chosen.players
     form.players = 5
     assert form.check(options()) is not None  # five players and the dummy do not fit
+
+
+def test_the_end_panel_lists_players_only() -> None:
+    full = find_state(lambda s: s.result is not None, preset="s_bolvanom", players=4)
+    snap = replace(dummy_snapshot(full), activity="over", duraks=(0, 0, 0, 0))
+    ui = TableUi()
+    ui.update(snap)
+    for look, name in zip(LOOKS, ("the dummy", "болван", "болван"), strict=True):
+        lines = render_table_screen(ui, look, 80, 24)
+        if look.ascii_only:
+            lines = asciify(lines)
+        text = plain(lines[1:])  # (the header names the preset: «Дурак с болваном»)
+        assert "Game over" in text or "Партия окончена" in text
+        assert name not in text  # not in the series table, not a durak or a finisher
+        assert "Dummy (" not in text
+        assert "Болван (" not in text
