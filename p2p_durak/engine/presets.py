@@ -654,8 +654,16 @@ _NO_TRUMP_HELD = (
     TableChoice("no trump: lowest card", "без козыря: младшая карта",
                 (("first_attacker_fallback", "lowest_card"),)),
 )
+_ANY_ACE = (
+    # королевский: «самую младшую карту в игре можно отбить только тузом … Козырным тузом можно
+    # отбить любую младшую карту»: the same-suit or the trump ace (the catalogue's), or any ace
+    TableChoice("lowest: own or trump ace", "младшую: свой или козырный туз"),
+    TableChoice("lowest: any ace", "младшую: любой туз",
+                (("lowest_rank_only_by_ace", "any_ace"),)),
+)
 _OPTION_GROUPS: dict[str, tuple[tuple[TableChoice, ...], ...]] = {
     "shchelkovsky": (_OVER_LIMIT,),
+    "korolevsky": (_ANY_ACE,),
 }
 
 

@@ -322,7 +322,7 @@ IMPLEMENTED: dict[str, frozenset[Any]] = {
     "self_throw_in": frozenset({"off", "after_all_beaten", "after_proezdnoy"}),
     "over_limit_policy": frozenset({"hard_cap", "defender_chooses"}),
     "beat_rule": frozenset({"standard", "same_suit_only"}),
-    "lowest_rank_only_by_ace": frozenset({"off", "same_suit_or_trump_ace"}),
+    "lowest_rank_only_by_ace": frozenset({"off", "same_suit_or_trump_ace", "any_ace"}),
     "duplicate_beats": frozenset({False}),
     "joker_rule": frozenset({"none", "beats_any", "coloured", "beats_all_but_two"}),
     "defence_visibility": frozenset({"open", "face_down_challengeable"}),

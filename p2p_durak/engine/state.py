@@ -181,6 +181,7 @@ class Game:
                 of_suit[suit] |= 1 << card
         of_trump = sum(of_suit[s] for s in trump_set)
         only_aces = rules.lowest_rank_only_by_ace == "same_suit_or_trump_ace"
+        any_ace = rules.lowest_rank_only_by_ace == "any_ace"
         lowest = min((r for s, r in zip(suits, ranks, strict=True) if s != NO_SUIT), default=0)
         aces = [0, 0, 0, 0]
         for card, suit in enumerate(suits):
@@ -205,6 +206,9 @@ class Game:
                 if rank == lowest and only_aces:
                     # королевский: the same-suit ace, or the trump ace ("любую младшую карту")
                     mask &= aces[suit] | (aces[trump] if 0 <= trump < 4 else 0)
+                elif rank == lowest and any_ace:
+                    # королевский's table option: «только тузом» read as any ace at all
+                    mask = aces[0] | aces[1] | aces[2] | aces[3]
             out.append(mask)
         return self._special_beaters(trump, out)
 

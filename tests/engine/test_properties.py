@@ -370,3 +370,13 @@ def test_the_lowest_card_fallback_keeps_every_invariant(preset_id: str, changes:
     rules = get_preset(preset_id).rules.with_options(first_attacker_fallback="lowest_card",
                                                      **changes)
     _check_random_game(rules, n_players, data)
+
+
+@pytest.mark.parametrize("n_players", [2, 4])
+@PROPERTY_SETTINGS
+@given(data=st.data())
+def test_korolevskys_any_ace_keeps_every_invariant(n_players: int, data: st.DataObject) -> None:
+    """королевский's table option `lowest_rank_only_by_ace: any_ace` (the catalogue:
+    «`any_ace` is the alternative»)."""
+    rules = get_preset("korolevsky").rules.with_options(lowest_rank_only_by_ace="any_ace")
+    _check_random_game(rules, n_players, data)

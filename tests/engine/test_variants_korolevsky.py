@@ -55,3 +55,25 @@ def test_with_52_cards_the_two_is_the_lowest() -> None:
     t2.do("0 lead 2♣")
     assert sorted(a for a in t2.legal(1) if " beat " in a) == ["1 beat A♠ on 2♣",
                                                                 "1 beat A♣ on 2♣"]
+
+
+def test_the_table_option_any_ace_beats_the_lowest_rank_with_every_ace() -> None:
+    """The catalogue: «"только тузом": any ace, or the same-suit ace? … `any_ace` is the
+    alternative» (`lowest_rank_only_by_ace: any_ace`): every ace beats a lowest-rank card,
+    the trump six included, and nothing else does."""
+    t = Table("korolevsky", ["6♣ 6♠ 7♥ 8♥ 9♥ 10♥", "7♣ A♣ K♠ A♠ A♦ Q♦"], trump="9♠",
+              first_attacker=0, lowest_rank_only_by_ace="any_ace")
+    t.setup()
+    t.do("0 lead 6♣")
+    beats = sorted(a for a in t.legal(1) if " beat " in a)
+    assert beats == ["1 beat A♠ on 6♣", "1 beat A♣ on 6♣", "1 beat A♦ on 6♣"]
+    for line in ("1 beat 7♣ on 6♣", "1 beat K♠ on 6♣"):
+        assert t.refuse(line).reason is Reason.DOES_NOT_BEAT
+    trump = Table("korolevsky", ["6♠ 6♣ 7♥ 8♥ 9♥ 10♥", "7♣ A♣ K♠ A♠ A♦ Q♦"], trump="9♠",
+                  first_attacker=0, lowest_rank_only_by_ace="any_ace")
+    trump.setup()
+    trump.do("0 lead 6♠")
+    assert sorted(a for a in trump.legal(1) if " beat " in a) == [
+        "1 beat A♠ on 6♠", "1 beat A♣ on 6♠", "1 beat A♦ on 6♠"]
+    trump.do("1 beat A♦ on 6♠")
+    assert trump.table_text() == [("6♠", "A♦")]

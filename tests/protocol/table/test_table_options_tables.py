@@ -1,0 +1,34 @@
+"""Presets played with a table option of theirs (the catalogue's alternatives, presets.
+table_choices) over the mental-poker deck: every machine agrees and the audit is clean."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from p2p_durak import engine as eng
+from p2p_durak.engine.presets import get_preset
+from p2p_durak.protocol.table import AuditFinished, TableMachine
+
+from .test_table_machine import _rng, _run
+
+OPTIONS: list[tuple[str, dict[str, Any], int]] = [
+    # королевский: «только тузом» read as any ace
+    ("korolevsky", {"lowest_rank_only_by_ace": "any_ace"}, 2),
+    ("korolevsky", {"lowest_rank_only_by_ace": "any_ace"}, 3),
+]
+
+
+@pytest.mark.parametrize(("preset", "changes", "n"), OPTIONS)
+def test_a_table_option_agrees_and_audits_clean(preset: str, changes: dict[str, Any],
+                                                n: int) -> None:
+    rules = get_preset(preset).rules.with_options(**changes)
+    game_id = (n + 300).to_bytes(16, "big")
+    machines = [TableMachine(game_id, p, n, rules, _rng((n + 300) * 100 + p)) for p in range(n)]
+    _run(machines, seed=n + 300)
+    states = [m.state for m in machines]
+    assert all(s is not None and s.result is not None for s in states)
+    assert len({eng.state_hash(s) for s in states if s is not None}) == 1
+    for m in machines:
+        assert m.audit == AuditFinished(())
