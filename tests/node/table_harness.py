@@ -16,6 +16,7 @@ from pathlib import Path
 
 import trio
 
+from p2p_durak.engine import RuleSet
 from p2p_durak.engine.presets import get_preset
 from p2p_durak.node import game
 from p2p_durak.node.game import GameRunner, Player, Problem, Timing
@@ -69,11 +70,12 @@ async def run_table(home: Path, *, n: int = 3, preset: str = "app_podkidnoy", se
                     players: dict[int, Player] | None = None,
                     timing: Timing | None = None,
                     wait_for: Sequence[int] | None = None,
-                    during: Callable[[Table], Awaitable[None]] | None = None) -> Table:
+                    during: Callable[[Table], Awaitable[None]] | None = None,
+                    rules: RuleSet | None = None) -> Table:
     """Seat `n` nodes (node 0 hosts) at a table with the clocks `timing` (whole seconds: they
     travel in the `Start`), play one game, return the table when the nodes in
     `wait_for` (default: all) are done and `during(table)`, run alongside the game, has
-    returned."""
+    returned. `rules`: the preset's own unless given."""
     network = MemoryNetwork()
     classes = node_classes or {}
     nodes = [make_node(network, f"p{i}", home, seed * 10 + i, classes.get(i, Node))
@@ -83,7 +85,7 @@ async def run_table(home: Path, *, n: int = 3, preset: str = "app_podkidnoy", se
                   [chosen.get(i) or BotPlayer(level="easy", seed=seed * 100 + i)
                    for i in range(n)])
     clocks = timing or Timing()
-    config = TableConfig("test table", preset, get_preset(preset).rules, n,
+    config = TableConfig("test table", preset, rules or get_preset(preset).rules, n,
                          turn_seconds=int(clocks.turn_seconds), on_timeout=clocks.on_timeout,
                          grace_seconds=int(clocks.grace_seconds))
     waited = list(range(n)) if wait_for is None else list(wait_for)

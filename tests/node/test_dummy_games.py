@@ -14,11 +14,14 @@ import pytest
 import trio
 import trio.testing
 from node_support import agreed_tables, play_table
+from table_harness import assert_finished_cleanly, run_table
+from test_turn_timer_and_grace import InstantPlayer, SilentPlayer
 
 from p2p_durak import engine as eng
 from p2p_durak.engine.presets import get_preset
 from p2p_durak.engine.rules import DUMMY_BOUT_ATTACKER
 from p2p_durak.node.api import TableSnapshot
+from p2p_durak.node.game import Player, Timing
 from p2p_durak.node.headless import HeadlessPlayer
 from p2p_durak.node.players import BotPlayer
 from p2p_durak.node.session import HumanPlayer
@@ -133,3 +136,29 @@ async def test_a_person_controls_the_dummy_through_the_session(
     controllers = {s.state.controller for s in seen if s.state is not None
                    and s.state.phase == eng.Phase.BOUT}
     assert controllers == {0, 1, 2} - {dummy}  # and so did the bot, in its own bouts
+
+
+async def test_the_turn_timer_plays_the_dummy_for_a_silent_controller(
+        tmp_path: Path, autojump_clock: trio.testing.MockClock) -> None:
+    """A party that never answers, at a dummy table with a turn timer: its stand-in bot (fed
+    the dummy's cards like any bot of the party) moves for it when its time runs out — its
+    own seat's moves and, in the bouts it leads (`bout_attacker` control), the dummy's — and
+    the game ends cleanly on every node."""
+    silent = SilentPlayer()
+    players: dict[int, Player] = {0: InstantPlayer(level="easy", seed=3), 1: silent}
+    table = await run_table(tmp_path, n=2, preset="s_bolvanom", seed=12, players=players,
+                            timing=Timing(turn_seconds=5), rules=BY_BOUT)
+    runners = [table.runner(i) for i in range(2)]
+    assert_finished_cleanly(runners)
+    final = runners[0].log.state.state
+    assert final is not None
+    dummy = final.game.dummy
+    party = table.party(1)
+    moved = [e for e in runners[0].log.state.history
+             if isinstance(e, Moved) and e.seat == dummy]
+    silent_seat = runners[0].log.state.seat_of_party[party]
+    timeouts = [p.detail for p in runners[party].reports if p.kind == "timeout"]
+    assert timeouts
+    assert any(f"seat={dummy}" in t for t in timeouts)  # the stand-in played the dummy
+    assert any(f"seat={silent_seat}" in t for t in timeouts)  # and its own seat
+    assert moved

@@ -22,6 +22,7 @@ from table_harness import (
 
 from p2p_durak.engine import events as E
 from p2p_durak.engine.actions import concede
+from p2p_durak.node.bot_feed import bot_move
 from p2p_durak.node.game import GameRunner, Player, Timing, Turn, game_dir
 from p2p_durak.node.journal import Journal
 from p2p_durak.node.players import BotPlayer
@@ -40,7 +41,7 @@ class InstantPlayer(BotPlayer):
 
     async def turn(self, turn: Turn, runner: GameRunner) -> None:
         assert self.bot is not None
-        await runner.move(turn.seq, self.bot.choose())
+        await runner.move(turn.seq, bot_move(self.bot, turn.legal))  # (с болваном: or its)
 
 
 class DyingPlayer(InstantPlayer):
