@@ -940,8 +940,11 @@ def do_beat(state: State, seat: int, card: int, target: int, ev: EventSink) -> S
         ev.append(E.Beat(seat, card, state.table[target]))
     covers = state.covers
     t = state.game.tables
-    ranks = t.beaters[state.trump + 1][card] if t.throw_beats \
-        else state.table_ranks | t.beat_throwable[card]
+    if t.throw_beats:  # дорожный: what beats this card (the option: or an earlier one)
+        ranks = t.beaters[state.trump + 1][card] | (state.table_ranks if t.throw_beats_any
+                                                     else 0)
+    else:
+        ranks = state.table_ranks | t.beat_throwable[card]
     return _settle(state, state.phase, hands, hidden, state.table,
                    covers[:target] + (card,) + covers[target + 1:], state.table_by,
                    state.defender, state.taking, 0, (1 << card) if t.swap_trump else state.shown,

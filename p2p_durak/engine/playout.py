@@ -224,8 +224,9 @@ class _Board:
         self.uncovered -= 1
         self.passed = 0
         t = self.t
-        if t.throw_beats:  # дорожный: what beats this card
-            self.ranks = t.beaters[self.trump + 1][card]
+        if t.throw_beats:  # дорожный: what beats this card (the option: or an earlier one)
+            self.ranks = t.beaters[self.trump + 1][card] | (self.ranks if t.throw_beats_any
+                                                            else 0)
         else:
             self.ranks |= t.beat_throwable[card]
         if t.swap_trump:

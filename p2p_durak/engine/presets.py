@@ -661,9 +661,17 @@ _ANY_ACE = (
     TableChoice("lowest: any ace", "младшую: любой туз",
                 (("lowest_rank_only_by_ace", "any_ace"),)),
 )
+_BEATS_ANY = (
+    # дорожный: «подкидывать карты такой же масти старшего значения или козырную карту»: the
+    # latest beating card (the catalogue's), or any beating card on the table
+    TableChoice("throw-in beats the last cover", "подкинуть старше последней"),
+    TableChoice("throw-in beats any cover", "подкинуть старше любой",
+                (("throw_in_match", "beats_any_defence"),)),
+)
 _OPTION_GROUPS: dict[str, tuple[tuple[TableChoice, ...], ...]] = {
     "shchelkovsky": (_OVER_LIMIT,),
     "korolevsky": (_ANY_ACE,),
+    "dorozhny": (_BEATS_ANY,),
 }
 
 

@@ -311,7 +311,8 @@ IMPLEMENTED: dict[str, frozenset[Any]] = {
     "lead_from_stock": frozenset({False, True}),
     "next_attacker_after_defence": frozenset({"defender", "left_of_attacker"}),
     "next_attacker_after_take": frozenset({"left_of_taker", "left_of_attacker"}),
-    "throw_in_match": frozenset({"rank", "rank_or_suit", "beats_last_defence"}),
+    "throw_in_match": frozenset({"rank", "rank_or_suit", "beats_last_defence",
+                                 "beats_any_defence"}),
     "throw_in_ranks_from": frozenset({"all_table_cards", "face_up_only"}),
     "throw_in_timing": frozenset({"until_bout_closed", "after_beat"}),
     "throw_in_by": frozenset({"all_non_defenders", "opponents_of_defender",
@@ -533,9 +534,10 @@ def validate(rules: RuleSet, n_players: int | None = None) -> None:
     if rules.self_throw_in == "after_all_beaten" and not rules.throw_in:
         raise RuleError("self_throw_in", "throwing in to oneself needs throw-ins",
                         "подкидывать самому себе можно только в подкидном")
-    if rules.throw_in_match == "beats_last_defence" and rules.throw_in_timing != "after_beat":
-        raise RuleError("throw_in_match", "a throw-in that must beat the last defence card "
-                        "comes after each beat", "подкидывают картой, бьющей карту отбоя, "
+    if rules.throw_in_match in ("beats_last_defence", "beats_any_defence") \
+            and rules.throw_in_timing != "after_beat":
+        raise RuleError("throw_in_match", "a throw-in that must beat a defence card comes "
+                        "after each beat", "подкидывают картой, бьющей карту отбоя, "
                         "только после того, как отбились")
     _validate_special_cards(rules)
     if rules.lead_from_stock and not (
@@ -671,7 +673,7 @@ def _validate_face_down(rules: RuleSet) -> None:
                         "закрытый отбой идёт вместе с правом сказать «сомневаюсь»")
     if face_down and (rules.throw_in_ranks_from != "face_up_only"
                       or rules.transfer_window != "before_first_cover"
-                      or rules.throw_in_match == "beats_last_defence"
+                      or rules.throw_in_match in ("beats_last_defence", "beats_any_defence")
                       or rules.trump_change == "swap_on_defence"
                       or rules.discard_rule != "discard" or rules.counter != "none"
                       or rules.locked_cards or rules.self_throw_in != "off"

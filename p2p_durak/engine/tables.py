@@ -171,6 +171,7 @@ class GameTables:
         "team_last",
         "throw",
         "throw_beats",
+        "throw_beats_any",
         "throw_by",
         "throw_in",
         "throw_suit",
@@ -205,7 +206,11 @@ class GameTables:
         self.throw_suit: bool = rules.throw_in_match == "rank_or_suit"
         # дорожный: a throw-in must beat the defender's latest beating card, so the throwable
         # cards are that card's beaters (set by each beat, not grown by the table's ranks)
-        self.throw_beats: bool = rules.throw_in_match == "beats_last_defence"
+        self.throw_beats: bool = rules.throw_in_match in ("beats_last_defence",
+                                                          "beats_any_defence")
+        # the table option `beats_any_defence`: a throw-in may beat any of the defender's
+        # beating cards on the table (the throwable cards grow with each beat)
+        self.throw_beats_any: bool = rules.throw_in_match == "beats_any_defence"
         self.throwable: tuple[int, ...] = tuple(
             self.same_rank[c] | (suit_mask[suit[c]] if self.throw_suit and suit[c] >= 0 else 0)
             for c in cards)

@@ -380,3 +380,14 @@ def test_korolevskys_any_ace_keeps_every_invariant(n_players: int, data: st.Data
     «`any_ace` is the alternative»)."""
     rules = get_preset("korolevsky").rules.with_options(lowest_rank_only_by_ace="any_ace")
     _check_random_game(rules, n_players, data)
+
+
+@pytest.mark.parametrize("n_players", [2, 5])
+@PROPERTY_SETTINGS
+@given(data=st.data())
+def test_dorozhnys_beats_any_defence_keeps_every_invariant(n_players: int,
+                                                           data: st.DataObject) -> None:
+    """дорожный's table option `throw_in_match: beats_any_defence` (the catalogue:
+    «Alternative `beats_any_defence`»)."""
+    rules = get_preset("dorozhny").rules.with_options(throw_in_match="beats_any_defence")
+    _check_random_game(rules, n_players, data)

@@ -68,3 +68,38 @@ def test_nobody_draws_and_empty_hands_leave() -> None:
         t.do(f"{seat} pass")
     assert t.of(E.Discarded)
     assert not t.of(E.Drew)
+
+
+_THREE = ["7♥ 8♠ Q♥ 6♥ 6♦ 7♦ 8♦ 9♦ 10♦ 6♣ 7♣ 6♠",
+          "J♥ 9♠ 8♥ 9♥ J♦ Q♦ K♦ A♦ 8♣ 9♣ 10♣ J♣",
+          "10♥ K♥ A♥ 7♠ 10♠ J♠ Q♠ K♠ A♠ Q♣ K♣ A♣"]
+
+
+def _two_beats(**knobs: str) -> Table:
+    """Seat 1 beats 7♥ with J♥, then the thrown-in 8♠ with 9♠ (three seats share the deck:
+    twelve cards each)."""
+    t = Table("dorozhny", _THREE, trump="6♠", hand_size=12, **knobs)
+    t.setup()
+    t.do("0 lead 7♥", "1 beat J♥ on 7♥", "0 throw 8♠", "1 beat 9♠ on 8♠")
+    return t
+
+
+def test_by_default_only_the_latest_beating_card_counts() -> None:
+    """The catalogue: «Which beating card the throw-in must beat → the **most recent** defence
+    card»: after 9♠ only higher trumps; Q♥, which beats the earlier J♥, may not."""
+    t = _two_beats()
+    assert t.legal(0) == ["0 pass"]
+    assert t.refuse("0 throw Q♥").reason is Reason.THROW_MUST_BEAT
+
+
+def test_the_table_option_beats_any_defence_card() -> None:
+    """The catalogue's alternative `beats_any_defence` («Alternative `beats_any_defence`»): a
+    throw-in may beat any of the defender's beating cards on the table."""
+    t = _two_beats(throw_in_match="beats_any_defence")
+    # Q♥ and the trump 6♠ beat the earlier J♥ (neither beats 9♠)
+    assert t.legal(0) == ["0 throw 6♠", "0 throw Q♥", "0 pass"]
+    assert "2 throw K♥" in t.legal(2)
+    assert "2 throw 10♠" in t.legal(2)
+    assert "2 throw 10♥" not in t.legal(2)  # beats neither J♥ nor 9♠
+    t.do("0 throw Q♥")
+    assert t.state.actors == (1,)  # one throw-in per beat, as before

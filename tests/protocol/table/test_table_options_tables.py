@@ -17,6 +17,8 @@ OPTIONS: list[tuple[str, dict[str, Any], int]] = [
     # королевский: «только тузом» read as any ace
     ("korolevsky", {"lowest_rank_only_by_ace": "any_ace"}, 2),
     ("korolevsky", {"lowest_rank_only_by_ace": "any_ace"}, 3),
+    # дорожный: a throw-in beats any beating card on the table
+    ("dorozhny", {"throw_in_match": "beats_any_defence"}, 3),
 ]
 
 
