@@ -1102,8 +1102,9 @@ def _closed(state: State, hands: tuple[int, ...], hidden: tuple[int, ...],
         if ev is not None:
             ev.append(E.Buried(len(covers), known))
         covers = ()
-    if game.tables.count_defended and not took:
-        tally = count_defence(game.tables, tally, table, defender)
+    if game.tables.count_defended and (not took or game.tables.count_taken):
+        tally = count_defence(game.tables, tally, covered_attacks(table, covers) if took
+                              else table, defender)
     phase, stock, out, finish, discard, result, attacker, defender = close_bout(
         game.tables, game.rank, new_hands, new_hidden, stock, table, covers, table_by,
         state.attacker, defender, took, state.out, state.finish, state.discard, state.bout,
@@ -1133,6 +1134,11 @@ def next_controller(t: GameTables, controller: int, attacker: int, out: int) -> 
     if (out >> controller) & 1:
         return next_active_of(t.n_players, out | t.dummy_bit, controller, 1)
     return controller
+
+
+def covered_attacks(table: Sequence[int], covers: Sequence[int]) -> tuple[int, ...]:
+    """The attack cards that are covered (a taken bout's beaten cards)."""
+    return tuple(card for card, cover in zip(table, covers, strict=True) if cover >= 0)
 
 
 def count_defence(t: GameTables, tally: tuple[int, ...], table: Sequence[int],

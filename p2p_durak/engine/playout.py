@@ -20,6 +20,7 @@ from p2p_durak.engine.bout import (
     bout_actors_of,
     close_bout,
     count_defence,
+    covered_attacks,
     defender_options,
     lead_actions,
     lead_cap,
@@ -271,8 +272,9 @@ class _Board:
                 self.passed = 0
                 return
         covers = self.covers
-        if self.t.count_defended and not self.taking:
-            self.tally = count_defence(self.t, self.tally, self.table, self.defender)
+        if self.t.count_defended and (not self.taking or self.t.count_taken):
+            self.tally = count_defence(self.t, self.tally, covered_attacks(self.table, covers)
+                                       if self.taking else self.table, self.defender)
         if self.t.swap_trump and not self.taking:
             stock, new_covers, self.trump, self.trump_card = swap_trump(
                 self.origin.game.suit, self.stock, tuple(covers), self.shown, self.trump,

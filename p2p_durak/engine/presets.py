@@ -668,7 +668,23 @@ _BEATS_ANY = (
     TableChoice("throw-in beats any cover", "подкинуть старше любой",
                 (("throw_in_match", "beats_any_defence"),)),
 )
+_EVERY_BEAT = (
+    # очковый: «свое количество отбитых карт»: the defended bouts' cards (the catalogue's), or
+    # every card covered, also in a bout then taken
+    TableChoice("score defended bouts", "очки за отбой"),
+    TableChoice("score every beat", "очки за каждую побитую",
+                (("counter_counts", "every_beat"),)),
+)
+_COUNT_ON_TAKE = (
+    # фигурный: the figures of discarded bouts (the catalogue's), or also those covered before
+    # a take
+    TableChoice("figures of defended bouts", "фигуры из отбоя"),
+    TableChoice("figures of every beat", "фигуры за каждую побитую",
+                (("count_on_take", True),)),
+)
 _OPTION_GROUPS: dict[str, tuple[tuple[TableChoice, ...], ...]] = {
+    "ochkovy": (_EVERY_BEAT,),
+    "figurny": (_COUNT_ON_TAKE,),
     "shchelkovsky": (_OVER_LIMIT,),
     "korolevsky": (_ANY_ACE,),
     "dorozhny": (_BEATS_ANY,),

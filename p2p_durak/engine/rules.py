@@ -360,8 +360,9 @@ IMPLEMENTED: dict[str, frozenset[Any]] = {
     "challenge": _challenge_overlays(),
     "invalid_play_penalty": frozenset({(), BLIND_PENALTY, BLIND_PENALTY_FROM_ATTACKER}),
     "counter": frozenset({"none", "beaten_cards", "figures_beaten", "pogony_pairs"}),
-    "counter_counts": frozenset({"none", "successful_bouts_only", "lead_and_throw_in"}),
-    "count_on_take": frozenset({False}),
+    "counter_counts": frozenset({"none", "successful_bouts_only", "lead_and_throw_in",
+                                 "every_beat"}),
+    "count_on_take": frozenset({False, True}),
     # the catalogue's alternatives: наборный's reading (a) after a capture, круглый's table left
     # out of play when the stock runs out (engine/prephase.py)
     "pre_phase_params": frozenset({(), (("after_capture", "seed_and_end"),),
@@ -754,6 +755,14 @@ _SCORING = {"beaten_cards": ("fewest_beaten_cards", "none"),
 
 
 def _validate_scoring(rules: RuleSet) -> None:
+    # очковый's and фигурный's table options: the cards covered in a bout the defender then
+    # took count too
+    if rules.counter_counts == "every_beat" and rules.counter != "beaten_cards":
+        raise RuleError("counter_counts", "every beat counts for the beaten-cards counter",
+                        "каждая отбитая карта считается только в счёте отбитых карт")
+    if rules.count_on_take and rules.counter != "figures_beaten":
+        raise RuleError("count_on_take", "figures covered before a take count for the figures "
+                        "counter", "фигуры, побитые до «беру», считаются только в счёте фигур")
     pair = (rules.loser_rule, rules.winner_rule)
     wanted = _SCORING.get(rules.counter)
     if wanted is None:
@@ -767,7 +776,8 @@ def _validate_scoring(rules: RuleSet) -> None:
                         f"loser_rule={wanted[0]}, winner_rule={wanted[1]}",
                         f"счёт {rules.counter} решает партию правилами loser_rule={wanted[0]}, "
                         f"winner_rule={wanted[1]}")
-    if rules.counter == "beaten_cards" and rules.counter_counts != "successful_bouts_only":
+    if rules.counter == "beaten_cards" and rules.counter_counts not in (
+            "successful_bouts_only", "every_beat"):
         raise RuleError("counter_counts", "beaten cards count the defended bouts",
                         "отбитые карты считаются по отбоям")
     if rules.counter == "pogony_pairs" and rules.counter_counts != "lead_and_throw_in":

@@ -102,6 +102,7 @@ class GameTables:
         "chain_pass",
         "chosen",
         "count_defended",
+        "count_taken",
         "counter",
         "deal_action",
         "defence_beaters",
@@ -378,6 +379,9 @@ class GameTables:
         # scored games: what is counted, who loses or wins by it, and how ties go
         self.counter: int = _COUNTER[rules.counter]
         self.count_defended: bool = self.counter in (COUNTER_BEATEN, COUNTER_FIGURES)
+        # очковый's `every_beat`, фигурный's `count_on_take` (table options): a taken bout
+        # scores the attack cards the defender covered before he took
+        self.count_taken: bool = rules.counter_counts == "every_beat" or rules.count_on_take
         # погонный: several cards of one rank may be thrown in at once
         self.multi_throw: bool = rules.throw_in_cards_per_action == "multi_same_rank"
         self.figures: int = sum(1 << c for c in cards if rank[c] >= 10)

@@ -9,6 +9,7 @@ its own deal and draws — must hash like the full state and accept what it acce
 from __future__ import annotations
 
 import random
+from typing import Any
 
 import pytest
 from engine_support import format_action
@@ -391,3 +392,16 @@ def test_dorozhnys_beats_any_defence_keeps_every_invariant(n_players: int,
     «Alternative `beats_any_defence`»)."""
     rules = get_preset("dorozhny").rules.with_options(throw_in_match="beats_any_defence")
     _check_random_game(rules, n_players, data)
+
+
+@pytest.mark.parametrize(("preset_id", "changes", "n_players"), [
+    ("ochkovy", {"counter_counts": "every_beat"}, 2),
+    ("ochkovy", {"counter_counts": "every_beat"}, 4),
+    ("figurny", {"count_on_take": True}, 3)])
+@PROPERTY_SETTINGS
+@given(data=st.data())
+def test_scoring_the_beats_of_taken_bouts_keeps_every_invariant(
+        preset_id: str, changes: dict[str, Any], n_players: int, data: st.DataObject) -> None:
+    """очковый's `counter_counts: every_beat` and фигурный's `count_on_take: true` (the
+    catalogue: «(b) every card he covered, including bouts he then took»)."""
+    _check_random_game(get_preset(preset_id).rules.with_options(**changes), n_players, data)

@@ -160,3 +160,24 @@ def test_pogonny_the_fewest_pogony_lose() -> None:
     assert result is not None
     assert result.durak == (0,)
     assert result.scores == (0, 2)
+
+
+def test_ochkovy_every_beat_counts_the_cards_covered_before_a_take() -> None:
+    """The catalogue's alternative reading of «свое количество отбитых карт»: «(b) every card
+    he covered, including bouts he then took» (`counter_counts: every_beat`, a table option):
+    the covered 6♦ scores, the uncovered 7♠ does not."""
+    t = _started("ochkovy", counter_counts="every_beat")
+    t.do("0 lead 6♦", "1 beat 7♦ on 6♦", "0 throw 7♠", "1 take")
+    assert t.state.tally == (0, 1)
+    t.do("0 lead 10♦", "1 beat J♦ on 10♦", "0 pass")  # a defended bout as before
+    assert t.state.tally == (0, 2)
+
+
+def test_figurny_count_on_take_counts_the_figures_covered_before_a_take() -> None:
+    """The catalogue: «When a figure counts: only in bouts that end in the discard … or every
+    figure covered even if the defender later takes» (`count_on_take: true`, a table option)."""
+    for count_on_take, scored in ((False, (0, 0)), (True, (0, 1))):
+        t = _endgame("figurny", ("10♦ 10♣ 6♣", "J♦ 7♣ 8♣"), (0, 0),
+                     count_on_take=count_on_take)
+        t.do("0 lead 10♦", "1 beat J♦ on 10♦", "0 throw 10♣", "1 take")
+        assert t.state.tally == scored

@@ -19,6 +19,9 @@ OPTIONS: list[tuple[str, dict[str, Any], int]] = [
     ("korolevsky", {"lowest_rank_only_by_ace": "any_ace"}, 3),
     # дорожный: a throw-in beats any beating card on the table
     ("dorozhny", {"throw_in_match": "beats_any_defence"}, 3),
+    # очковый, фигурный: the cards covered before a take score too
+    ("ochkovy", {"counter_counts": "every_beat"}, 3),
+    ("figurny", {"count_on_take": True}, 2),
 ]
 
 
