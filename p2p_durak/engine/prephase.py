@@ -201,6 +201,8 @@ def _circle_turned(state: State, card: int, stock: tuple[int, ...], ev: EventSin
         # к следующем игроку по часовой стрелке.»
         if ev is not None:
             ev.append(E.Laid(seat, card))
+        if game.tables.ninth_first_added and not state.shown:
+            state = state._replace(shown=1 << card)  # reading (b): the ninth card
         return _circle_next(state, state.hands, stock, state.table + (card,), seat, ev)
     if len(targets) == 1:
         return _circle_captured(state, seat, card, targets[0], stock, ev)
@@ -214,7 +216,8 @@ def _circle_captured(state: State, seat: int, card: int, target: int, stock: tup
         ev.append(E.Captured(seat, card, target))
     hands = _with(state.hands, seat, (card, target))
     table = tuple(c for c in state.table if c != target)
-    if target == state.trump_card:
+    ninth = state.shown if state.game.tables.ninth_first_added else 1 << state.trump_card
+    if (ninth >> target) & 1:
         # «Игрок, который отбивает девятую карту, забирает все оставшиеся карты на столе»
         if ev is not None and table:
             ev.append(E.Swept(seat, table))
@@ -333,7 +336,7 @@ def begin_play(state: State, hands: tuple[int, ...], ev: EventSink) -> State:
             if ev is not None:
                 ev.append(E.PlayerOut(seat))
     state = state._replace(hands=hands, table=(), covers=(), table_by=(), out=out,
-                           finish=finish, defender=-1, taking=False)
+                           finish=finish, defender=-1, taking=False, shown=0)
     if n - out.bit_count() <= 1:
         durak = tuple(s for s in range(n) if not (out >> s) & 1)
         if ev is not None:

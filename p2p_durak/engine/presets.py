@@ -682,7 +682,22 @@ _COUNT_ON_TAKE = (
     TableChoice("figures of every beat", "фигуры за каждую побитую",
                 (("count_on_take", True),)),
 )
+_KRUGLY = (
+    # круглый: «Игрок, который отбивает девятую карту, забирает все оставшиеся карты на столе»:
+    # the centre card (the catalogue's (a)) or the first card laid beside the eight (b); and
+    # the table left when the stock runs out goes to the next player (the catalogue's) or out
+    # of play
+    TableChoice("ninth: the centre card", "девятая: центральная"),
+    TableChoice("ninth: the first laid", "девятая: первая выложенная",
+                (("pre_phase_params", (("ninth_card", "first_added"),)),)),
+    TableChoice("stock out: leftovers discarded", "колода кончилась: остаток в отбой",
+                (("pre_phase_params", (("on_stock_empty", "discard_leftovers"),)),)),
+    TableChoice("first laid ninth, leftovers discarded", "первая выложенная, остаток в отбой",
+                (("pre_phase_params", (("ninth_card", "first_added"),
+                                       ("on_stock_empty", "discard_leftovers"))),)),
+)
 _OPTION_GROUPS: dict[str, tuple[tuple[TableChoice, ...], ...]] = {
+    "krugly": (_KRUGLY,),
     "ochkovy": (_EVERY_BEAT,),
     "figurny": (_COUNT_ON_TAKE,),
     "shchelkovsky": (_OVER_LIMIT,),

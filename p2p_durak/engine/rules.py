@@ -366,7 +366,10 @@ IMPLEMENTED: dict[str, frozenset[Any]] = {
     # the catalogue's alternatives: наборный's reading (a) after a capture, круглый's table left
     # out of play when the stock runs out (engine/prephase.py)
     "pre_phase_params": frozenset({(), (("after_capture", "seed_and_end"),),
-                                   (("on_stock_empty", "discard_leftovers"),)}),
+                                   (("on_stock_empty", "discard_leftovers"),),
+                                   (("ninth_card", "first_added"),),
+                                   (("ninth_card", "first_added"),
+                                    ("on_stock_empty", "discard_leftovers"))}),
     "chain_loop_guard": frozenset({"none", "original_attacker_takes"}),
     "trump_indicators": frozenset({"none", "out_of_play"}),
     "off_colour_joker_beaten_by": frozenset({"none", "any_trump_or_high_joker",
@@ -639,7 +642,8 @@ def _validate_pre_phase(rules: RuleSet) -> None:
         raise RuleError("pre_phase", "a pre-game phase and only it replaces the deal: "
                         "deal_mode 'none'", "только предварительная фаза заменяет сдачу: "
                         "deal_mode «none»")
-    params = {"after_capture": "capture_row", "on_stock_empty": "capture_circle"}
+    params = {"after_capture": "capture_row", "on_stock_empty": "capture_circle",
+              "ninth_card": "capture_circle"}
     for name, _ in rules.pre_phase_params:
         if params.get(name) != rules.pre_phase:
             raise RuleError("pre_phase_params", f"{name} is not an option of the phase "

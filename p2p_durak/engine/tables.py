@@ -136,6 +136,7 @@ class GameTables:
         "n_cards",
         "n_players",
         "next_by_attacker",
+        "ninth_first_added",
         "no_trump",
         "order",
         "over_limit",
@@ -359,6 +360,10 @@ class GameTables:
         # круглый, `on_stock_empty: discard_leftovers`: a stock run out leaves the table's cards
         # out of play
         self.discard_leftovers: bool = params.get("on_stock_empty") == "discard_leftovers"
+        # круглый, `ninth_card: first_added` (the catalogue's reading (b)): the «девятая карта»
+        # whose taker sweeps the table is the first card a drawer laid beside the eight (marked
+        # in `State.shown` during the phase); the centre card is then taken like any other
+        self.ninth_first_added: bool = params.get("ninth_card") == "first_added"
         # круглый: a take keeps the beaten pairs out (to the discard), the taker takes the rest
         self.take_unbeaten: bool = rules.take_rule == "unbeaten_only"
         # круглый: the next attacker is the attacker's left neighbour, after a defence (bit 0)

@@ -405,3 +405,17 @@ def test_scoring_the_beats_of_taken_bouts_keeps_every_invariant(
     """очковый's `counter_counts: every_beat` and фигурный's `count_on_take: true` (the
     catalogue: «(b) every card he covered, including bouts he then took»)."""
     _check_random_game(get_preset(preset_id).rules.with_options(**changes), n_players, data)
+
+
+@pytest.mark.parametrize(("params", "n_players"), [
+    ((("ninth_card", "first_added"),), 2),
+    ((("ninth_card", "first_added"),), 4),
+    ((("ninth_card", "first_added"), ("on_stock_empty", "discard_leftovers")), 3)])
+@PROPERTY_SETTINGS
+@given(data=st.data())
+def test_krugly_ninth_card_first_added_keeps_every_invariant(
+        params: tuple[tuple[str, str], ...], n_players: int, data: st.DataObject) -> None:
+    """круглый's table option `ninth_card: first_added` (the catalogue: «Knob `ninth_card:
+    centre_trump | first_added`»)."""
+    rules = get_preset("krugly").rules.with_options(pre_phase_params=params)
+    _check_random_game(rules, n_players, data)

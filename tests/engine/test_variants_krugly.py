@@ -268,3 +268,30 @@ def test_a_table_option_leaves_the_cards_out_of_play_when_the_stock_runs_out() -
     assert c("A♥") in discarded.cards
     assert (state.discard >> c("A♥")) & 1
     assert sum(h.bit_count() for h in state.hands) + state.discard.bit_count() == game.n_cards
+
+
+def test_a_table_option_makes_the_first_card_laid_beside_the_eight_the_ninth() -> None:
+    """000_0a1bcdd496bc6662.txt: «кладет свою карту открытой рядом с восемью открытыми картами
+    … Игрок, который отбивает девятую карту, забирает все оставшиеся карты на столе.» The
+    catalogue's reading (b), `ninth_card: first_added` (a table option): the ninth card is the
+    first one laid beside the eight; the centre card is then taken like any other."""
+    rules = RULES.with_options(pre_phase_params=(("ninth_card", "first_added"),))
+    game = make_game(rules, 2, dealer=0)
+    c = game.deck.parse
+    state = new_game(game, order(game, f"{LAYOUT} 6♥ 6♠ 7♥ 6♦ 8♥"))
+    events: list[E.Event] = []
+    for _ in range(11):  # the deal, the layout, the centre; seat 1's 6♠ beats nothing
+        state = turn(state, events)
+    assert E.Laid(1, c("6♠")) in events
+    state = turn(state, events)  # seat 0: the 7♥ trump may take the 6♥ centre
+    state, new = apply(state, A.capture(0, c("6♥")))
+    assert not [e for e in new if isinstance(e, E.Swept)]
+    assert state.phase == Phase.TURN_UP  # only the centre card was taken
+    assert state.hands[0] == (1 << c("7♥")) | (1 << c("6♥"))
+    state = turn(state, events)  # seat 1: 6♦ beats nothing and is laid, not the ninth
+    state = turn(state, events)  # seat 0: 8♥ takes the 6♠, the ninth: the whole table
+    state, new = apply(state, A.capture(0, c("6♠")))
+    swept = [e for e in new if isinstance(e, E.Swept)]
+    assert swept == [E.Swept(0, tuple(c(t) for t in LAYOUT.split()) + (c("6♦"),))]
+    assert state.phase in (Phase.LEAD, Phase.OVER)
+    assert state.shown == 0

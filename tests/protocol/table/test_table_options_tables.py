@@ -22,6 +22,10 @@ OPTIONS: list[tuple[str, dict[str, Any], int]] = [
     # очковый, фигурный: the cards covered before a take score too
     ("ochkovy", {"counter_counts": "every_beat"}, 3),
     ("figurny", {"count_on_take": True}, 2),
+    # круглый: the first card laid beside the eight is the ninth
+    ("krugly", {"pre_phase_params": (("ninth_card", "first_added"),)}, 3),
+    ("krugly", {"pre_phase_params": (("ninth_card", "first_added"),
+                                     ("on_stock_empty", "discard_leftovers"))}, 2),
 ]
 
 
