@@ -644,27 +644,27 @@ _OVER_LIMIT = (
     # щелковский: «Максимальное число подкидываемых карт 10. В том случае, если игроки
     # подкинули более десяти карт, игрок может на выбор: выбрать карты, которые отбивать, а
     # остальные возвратить»: the catalogue's (A), the preset's, and (B)
-    TableChoice("ten thrown in at most", "подкинуть не больше 10"),
-    TableChoice("over ten: defender sends back", "больше 10: лишние назад",
+    TableChoice("at most 10 thrown in", "не больше 10 подкинутых"),
+    TableChoice("over 10: sent back", "сверх 10: назад",
                 (("over_limit_policy", "defender_chooses"),)),
 )
 _NO_TRUMP_HELD = (
     # SP5: «если козыря нет, то либо по жребию или же определяют по младшей карте»
     TableChoice("no trump: lot", "без козыря: жребий"),
-    TableChoice("no trump: lowest card", "без козыря: младшая карта",
+    TableChoice("no trump: lowest card", "без козыря: младшая",
                 (("first_attacker_fallback", "lowest_card"),)),
 )
 _ANY_ACE = (
     # королевский: «самую младшую карту в игре можно отбить только тузом … Козырным тузом можно
     # отбить любую младшую карту»: the same-suit or the trump ace (the catalogue's), or any ace
-    TableChoice("lowest: own or trump ace", "младшую: свой или козырный туз"),
+    TableChoice("lowest: own or trump ace", "младшую: свой/козырный туз"),
     TableChoice("lowest: any ace", "младшую: любой туз",
                 (("lowest_rank_only_by_ace", "any_ace"),)),
 )
 _BEATS_ANY = (
     # дорожный: «подкидывать карты такой же масти старшего значения или козырную карту»: the
     # latest beating card (the catalogue's), or any beating card on the table
-    TableChoice("throw-in beats the last cover", "подкинуть старше последней"),
+    TableChoice("throw-in beats last cover", "подкинуть старше последней"),
     TableChoice("throw-in beats any cover", "подкинуть старше любой",
                 (("throw_in_match", "beats_any_defence"),)),
 )

@@ -191,15 +191,15 @@ async def test_the_form_offers_the_presets_rule_choices() -> None:
         keys = await start(nursery, controller)
         screen = await keys("c")
         assert "Rule option" in screen
-        assert "ten thrown in at most · no trump: lot" in screen
+        assert "at most 10 thrown in · no trump: lot" in screen
         for _ in range(FIELDS.index("choice")):
             await keys("down")
         screen = await keys("right")
-        assert "ten thrown in at most · no trump: lowest card" in screen
+        assert "at most 10 thrown in · no trump: lowest card" in screen
         rules = controller.form.options(controller.base).rules()
         assert rules.first_attacker_fallback == "lowest_card"
         screen = await keys("right")
-        assert "over ten: defender sends back · no trump: lot" in screen
+        assert "over 10: sent back · no trump: lot" in screen
         rules = controller.form.options(controller.base).rules()
         assert rules.over_limit_policy == "defender_chooses"
         assert rules.first_attacker_fallback == "lot"
@@ -214,3 +214,20 @@ async def test_the_form_offers_the_presets_rule_choices() -> None:
         screen = await keys("left", "right")
         assert "—" in screen
         nursery.cancel_scope.cancel()
+
+
+def test_every_rule_option_fits_the_form_at_80_columns() -> None:
+    from p2p_durak.cli.lobby_ui import FIELDS, CreateForm
+    from p2p_durak.cli.lobby_view import render_create
+    from p2p_durak.engine.presets import table_presets
+
+    for preset in table_presets():
+        form = CreateForm()
+        form.select_preset(preset.id)
+        form.focus = FIELDS.index("choice")
+        for index in range(len(form.choices)):
+            form.choice_index = index
+            for lang, label in (("en", "Rule option"), ("ru", "Вариант правил")):
+                screen = plain(render_create(form, base(), Look(lang, False), 80, 30))
+                (line,) = [row for row in screen.splitlines() if label in row]
+                assert "…" not in line, (preset.id, lang, line)
