@@ -93,6 +93,7 @@ DECK_STEP = 0
 MOVE = 1
 ANNOUNCE = 2
 NEXT_GAME = 3
+VOTE_TIMED_OUT = "timeout"  # [NEXT_GAME, false, "timeout"]: the node stopped for its player
 LEAVE = 4
 
 
@@ -215,10 +216,12 @@ class NextGame:
 
 @dataclass(frozen=True, slots=True)
 class SeriesOver:
-    """A party chose to stop after the game: the table stops (`stopped`: those parties)."""
+    """A party chose to stop after the game: the table stops (`stopped`: those parties;
+    `timed_out`: those of them that did not choose in time, so their node stopped for them)."""
 
     stopped: tuple[int, ...]
     score: SeriesScore
+    timed_out: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -477,6 +480,7 @@ class TableMachine:
     game_number: int = 1
     score: SeriesScore = field(default_factory=SeriesScore)
     votes: dict[int, bool] = field(default_factory=dict)
+    vote_timeouts: tuple[int, ...] = ()  # parties whose stop was their node's, on time
     series_over: bool = False
     leaving: tuple[int, ...] = ()  # parties that announced they leave, in that order
     left: tuple[int, ...] = ()  # parties that left the table on purpose, in the order they did
@@ -626,11 +630,17 @@ class TableMachine:
         self.check_leave(self.party, raw)
         return payload
 
-    def vote(self, play_on: bool) -> bytes:
-        """This party's choice after the game, as an intent payload."""
+    def vote(self, play_on: bool, *, timed_out: bool = False) -> bytes:
+        """This party's choice after the game, as an intent payload. `timed_out`: the player
+        did not choose in time and the node stops for it (the payload says so, for the
+        transcript and every node's display)."""
         if self.party not in self.vote_due():
             raise TableReject(self.party, "no choice of the next game is due from this party",
                               "wrong-phase")
+        if timed_out:
+            if play_on:
+                raise ValueError("a choice made on time's running out is a stop")
+            return codec.encode((NEXT_GAME, False, VOTE_TIMED_OUT))
         return codec.encode((NEXT_GAME, play_on))
 
     def deck_due(self) -> tuple[int, ...]:
@@ -835,8 +845,11 @@ class TableMachine:
         """The choice of a well-formed, due vote by `party`; else TableReject."""
         if party not in self.vote_due():
             raise TableReject(party, "no choice of the next game is due from it", "wrong-phase")
+        if len(raw) == 3 and raw[1] is False and raw[2] == VOTE_TIMED_OUT:
+            return False
         if len(raw) != 2 or type(raw[1]) is not bool:
-            raise TableReject(party, "a choice of the next game is [3, bool]", "malformed")
+            raise TableReject(party, 'a choice of the next game is [3, bool] or '
+                              '[3, false, "timeout"]', "malformed")
         return raw[1]
 
     def _apply_vote(self, party: int, raw: tuple[object, ...]) -> list[TableEvent]:
@@ -844,12 +857,14 @@ class TableMachine:
         next game begins; or someone stops, and so does the table (a series is played by the
         table that began it: a game for fewer players would be another table)."""
         self.votes[party] = self.check_vote(party, raw)
+        if len(raw) == 3:
+            self.vote_timeouts = (*self.vote_timeouts, party)
         if self.vote_due():
             return []
         stopped = tuple(p for p, play_on in sorted(self.votes.items()) if not play_on)
         if stopped:
             self.series_over = True
-            return [SeriesOver(stopped, self.score)]
+            return [SeriesOver(stopped, self.score, tuple(sorted(self.vote_timeouts)))]
         return self._next_game()
 
     def _next_game(self) -> list[TableEvent]:
@@ -875,6 +890,7 @@ class TableMachine:
         self._learned_now = ()
         self._opened_before_shuffle, self._slot_gen = {}, {}
         self.votes = {}
+        self.vote_timeouts = ()
         self.titles = game.titles
         self.personal, self.ladder = game.personal, game.ladder  # Длинный дурак
         self._next = game

@@ -234,6 +234,8 @@ class GameRunner:
         self.stopped: str | None = None  # why the series ended without a vote (a party left)
         self.clock: TurnClock | None = None
         self._turn_ends: float | None = None  # our own turn timer
+        self._vote_clock: tuple[int, float] | None = None  # (game, when its choice ends)
+        self._vote_ends: float | None = None  # our own player's time to choose
         self._stand_in: BotFeed | None = None
         if self.timing.turn_seconds > 0:
             bot_rng = random.Random(self.rng(16))
@@ -358,6 +360,8 @@ class GameRunner:
             times.append((deadline + 0.5) / 1000)
         if self._turn_ends is not None:
             times.append(self._turn_ends)
+        if self._vote_ends is not None:
+            times.append(self._vote_ends)
         gone = self._gone()
         if gone and not self.finished.is_set():
             times.append(min(gone.values()) + self.timing.grace_seconds)
@@ -423,7 +427,8 @@ class GameRunner:
             await self._after_commit()
             effects = []
         else:
-            effects = [*self.log.tick(now), *self._check_turn_timer()]
+            effects = [*self.log.tick(now), *self._check_turn_timer(),
+                       *self._check_vote_timer()]
             self._check_grace()
         await self._carry_out(effects)
         self._late = False
@@ -630,10 +635,25 @@ class GameRunner:
 
     # ---- the turn timer ---------------------------------------------------------------------
 
+    def _vote_seconds(self) -> float:
+        """How long a player has to choose whether to play on after a game: the turn timer,
+        or without one the grace period (a person may think, not hold the table for ever)."""
+        return self.timing.turn_seconds if self.timing.turn_seconds > 0 \
+            else self.timing.grace_seconds
+
     def _start_clock(self, table: TableMachine) -> None:
-        """After every commit: whose move it is now, and until when (every node keeps the clock
-        for the display; each times only its own seat)."""
+        """After every commit: whose move (or choice after the game) it is now, and until when
+        (every node keeps the clock for the display; each times only its own seat)."""
         self.clock = None
+        voters = table.vote_due()
+        if voters:
+            # one clock for the choice, from when it became due here (a vote that commits
+            # does not give the others more time)
+            if self._vote_clock is None or self._vote_clock[0] != table.game_number:
+                self._vote_clock = (table.game_number,
+                                    trio.current_time() + self._vote_seconds())
+            self.clock = TurnClock(voters, self._vote_clock[1])
+            return
         if self.timing.turn_seconds <= 0 or table.state is None or table.deck_due():
             return
         if table.audit is not None or table.state.result is not None:
@@ -660,6 +680,22 @@ class GameRunner:
             self._note(None, "timeout", f"no move within {self.timing.turn_seconds:g} s: a bot "
                        f"plays {action.describe()}", fault=False)
         return self._submit_move(_Move(self.log.seq, action))
+
+    def _check_vote_timer(self) -> Sequence[object]:
+        """Our player has not chosen whether to play on in time: the node stops for it (the
+        table stops), and says so in the vote itself, which every node and the transcript
+        keep."""
+        ends = self._vote_ends
+        if ends is None or trio.current_time() < ends:
+            return []
+        self._vote_ends = None
+        table = self.log.state
+        if (self.party not in table.vote_due() or self.log.own_pending is not None
+                or self.log.recovering):
+            return []
+        self._note(None, "timeout", f"no choice within {self._vote_seconds():g} s after game "
+                   f"{table.game_number}: this party stops, and the table with it", fault=False)
+        return self._submit(table.vote(False, timed_out=True), "vote")
 
     # ---- what this party does next ----------------------------------------------------------
 
@@ -710,6 +746,8 @@ class GameRunner:
             return
         if self.party in table.vote_due() and self._asked_next < table.game_number:
             self._asked_next = table.game_number
+            clock = self.clock
+            self._vote_ends = clock.ends_at if clock is not None else None
             await self.player.after_game(table, self)
             return
         owed = table.owed()
@@ -792,6 +830,7 @@ class GameRunner:
         if (vote.game_number != table.game_number or self.log.own_pending is not None
                 or self.party not in table.vote_due()):
             return []  # chosen too late (the table stopped), or chosen already
+        self._vote_ends = None
         return self._submit(table.vote(vote.play_on), "vote")
 
     def _submit_move(self, move: _Move) -> Sequence[object]:

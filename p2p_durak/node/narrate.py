@@ -84,9 +84,18 @@ class Narrator:
             return [_t(lang, f"game {event.number} of the series begins",
                        f"начинается партия {event.number}"), self.series(event.score)]
         if isinstance(event, SeriesOver):
-            who = ", ".join(party_names[p] for p in event.stopped)
-            return [_t(lang, f"the table stops: {who} chose not to play on",
-                       f"игра окончена: {who} не стали играть дальше"), self.series(event.score)]
+            chose = ", ".join(party_names[p] for p in event.stopped if p not in event.timed_out)
+            late = ", ".join(party_names[p] for p in event.timed_out)
+            lines = []
+            if chose:
+                lines.append(_t(lang, f"the table stops: {chose} chose not to play on",
+                                f"игра окончена: {chose} не стали играть дальше"))
+            if late:
+                lines.append(_t(lang, f"the table stops: {late} did not choose in time "
+                                "(counted as stopping)",
+                                f"игра окончена: {late} не ответили вовремя (считается, что "
+                                "не играют дальше)"))
+            return [*lines, self.series(event.score)]
         out = []
         for ev in event.events:
             text = self.engine_event(ev)
@@ -161,7 +170,8 @@ def event_record(event: TableEvent) -> dict[str, Any]:
                                   "draws": score.draws}
         if isinstance(event, NextGame):
             return {"type": "next_game", "number": event.number, "series": record}
-        return {"type": "series_over", "stopped": list(event.stopped), "series": record}
+        return {"type": "series_over", "stopped": list(event.stopped),
+                "timed_out": list(event.timed_out), "series": record}
     return {"type": "move", "seat": event.seat,
             "action": list(eng.encode_action(event.action)[:2]) + [
                 list(event.action.cards), event.action.target],

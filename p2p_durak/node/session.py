@@ -139,8 +139,12 @@ class HumanPlayer(Player):
                 self._voted = False
                 self._notice = None
             elif isinstance(event, SeriesOver):
-                names = ", ".join(self.names[p] for p in event.stopped)
-                self._notice = f"the table stopped: {names} chose not to play on"
+                chose = ", ".join(self.names[p] for p in event.stopped
+                                  if p not in event.timed_out)
+                late = ", ".join(self.names[p] for p in event.timed_out)
+                why = [f"{chose} chose not to play on"] if chose else []
+                why += [f"{late} did not choose in time (counted as stopping)"] if late else []
+                self._notice = "the table stopped: " + "; ".join(why)
         del self._log[:-LOG_LINES]
         if self._turn is not None and self._turn.table is not table:
             self._turn = None  # the table moved on: that turn is gone
