@@ -621,13 +621,14 @@ def _validate_over_limit(rules: RuleSet) -> None:
     if rules.over_limit_policy == "defender_chooses" and not (
             ("bout_limit_counts", "thrown_in_only") in rules.extra
             and rules.bout_attack_limit is not None
-            and rules.throw_in_cards_per_action == "1"
+            and rules.throw_in_cards_per_action == "1" and rules.trump_change == "none"
             and rules.defence_visibility == "open" and rules.hand_visibility == "owner_only"):
+        # (a trump swap on defence keeps the bout's last card where the choice keeps its marks)
         raise RuleError("over_limit_policy", "the defender's choice of the cards he beats goes "
                         "with a limit on the thrown-in cards only (as щелковский's), one card "
-                        "per throw-in, all cards face up", "выбор отбивающегося идёт с лимитом "
-                        "только на подкинутые карты (как в щелковском), подкидывают по одной, "
-                        "все карты открыты")
+                        "per throw-in, all cards face up, no trump swap", "выбор отбивающегося "
+                        "идёт с лимитом только на подкинутые карты (как в щелковском), "
+                        "подкидывают по одной, все карты открыты, без замены козыря")
 
 
 # each pre-game phase (engine/prephase.py) with the trump rule it sets

@@ -61,6 +61,10 @@ def test_the_shchelkovsky_preset_offers_the_choice_as_a_table_option() -> None:
         validate(get_preset("app_podkidnoy").rules.with_options(
             over_limit_policy="defender_chooses"), 3)
     assert error.value.knob == "over_limit_policy"
+    with pytest.raises(RuleError) as swap:  # (the swap needs no проездной)
+        validate(chosen.with_options(trump_change="swap_on_defence", self_throw_in="off",
+                                     transfer_by_showing="off"), 5)
+    assert swap.value.knob == "over_limit_policy"
 
 
 def test_more_than_ten_may_be_thrown_in_and_then_the_defender_only_sends_back() -> None:
