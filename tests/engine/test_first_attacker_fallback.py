@@ -27,8 +27,9 @@ def test_by_default_nobody_with_a_trump_means_a_lot_among_all() -> None:
 
 
 def test_with_the_option_the_lowest_card_leads() -> None:
-    """«или же определяют по младшей карте»: after everybody said "no trump" every seat shows
-    his lowest card; the 7♣ is the lowest."""
+    """000_0a1bcdd496bc6662.txt: «если козыря нет, то либо по жребию или же определяют по
+    младшей карте»: after everybody said "no trump" every seat shows his lowest card; the 7♣
+    is the lowest."""
     t = Table("app_podkidnoy", _HANDS, trump="6♠", **_LOWEST)
     t.do("deal", "reveal 6♠", "1 no_trump", "2 no_trump", "0 no_trump")
     assert t.state.phase == Phase.CLAIM

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 import test_citations as citations
+import test_first_attacker_fallback
 import test_variants_albansky
 import test_variants_amerikansky
 import test_variants_arifm_progressiya
@@ -38,6 +39,7 @@ import test_variants_s_jokerom
 import test_variants_s_par
 import test_variants_scored
 import test_variants_shchelkovsky
+import test_variants_shchelkovsky_choice
 import test_variants_shchelkovsky_parts
 import test_variants_treshka
 import test_variants_veryu_ne_veryu
@@ -59,6 +61,7 @@ MODULES += (test_variants_oborotny,)
 MODULES += (test_variants_s_bolvanom,)
 MODULES += (test_variants_naborny, test_variants_krugly, test_variants_krestovy)
 MODULES += (test_variants_veryu_ne_veryu, test_variants_pokerny)
+MODULES += (test_variants_shchelkovsky_choice, test_first_attacker_fallback)
 CITED = [quote for module in MODULES for quote in citations._cited(module)]
 
 

@@ -272,7 +272,7 @@ def test_a_table_option_leaves_the_cards_out_of_play_when_the_stock_runs_out() -
 
 def test_a_table_option_makes_the_first_card_laid_beside_the_eight_the_ninth() -> None:
     """000_0a1bcdd496bc6662.txt: «кладет свою карту открытой рядом с восемью открытыми картами
-    … Игрок, который отбивает девятую карту, забирает все оставшиеся карты на столе.» The
+    ... Игрок, который отбивает девятую карту, забирает все оставшиеся карты на столе.» The
     catalogue's reading (b), `ninth_card: first_added` (a table option): the ninth card is the
     first one laid beside the eight; the centre card is then taken like any other."""
     rules = RULES.with_options(pre_phase_params=(("ninth_card", "first_added"),))

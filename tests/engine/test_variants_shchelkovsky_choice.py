@@ -68,7 +68,8 @@ def test_the_shchelkovsky_preset_offers_the_choice_as_a_table_option() -> None:
 
 
 def test_more_than_ten_may_be_thrown_in_and_then_the_defender_only_sends_back() -> None:
-    """«если игроки подкинули более десяти карт»: under (B) the throw-ins go on past ten (the
+    """000_0a1bcdd496bc6662.txt: «Максимальное число подкидываемых карт 10. В том случае, если
+    игроки подкинули более десяти карт»: under (B) the throw-ins go on past ten (the
     defender cap still holds); while more than ten are thrown in the defender's only moves are
     to send a thrown-in card back."""
     t = _over()
@@ -82,7 +83,8 @@ def test_more_than_ten_may_be_thrown_in_and_then_the_defender_only_sends_back() 
 
 
 def test_the_cards_sent_back_go_to_their_throwers_and_then_the_cap_is_hard() -> None:
-    """«выбрать карты, которые отбивать, а остальные возвратить»: each card goes back to the
+    """000_0a1bcdd496bc6662.txt: «игрок может на выбор: выбрать карты, которые отбивать, а
+    остальные возвратить»: each card goes back to the
     hand of the player who threw it in, face up; once he has sent back, nobody throws in past
     ten again, and he is left with exactly ten thrown-in cards."""
     t = _over()
