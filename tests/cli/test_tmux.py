@@ -14,6 +14,7 @@ import subprocess
 import sys
 import time
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -87,12 +88,14 @@ class Pane:
         raise AssertionError(f"{text!r} never appeared:\n{self.capture()}")
 
 
-@pytest.fixture
-def pane(tmp_path: Path) -> Iterator[Pane]:
+@contextmanager
+def _pane(tmp_path: Path, *args: str) -> Iterator[Pane]:
+    """`durak play` with `args` in an 80×24 tmux window."""
     tmux = ensure_tmux()
-    socket = f"durak-test-{os.getpid()}"
-    command = durak_command() + ["play", "--bots", "2", "--seed", "3", "--level", "easy",
-                                 "--lang", "en", "--bot-delay", "0", "--name", "Tester"]
+    # one server per test: a new one under the name of a server still shutting down fails
+    socket = f"durak-test-{os.getpid()}-{tmp_path.name}"
+    command = durak_command() + ["play", *args, "--level", "easy", "--lang", "en",
+                                 "--bot-delay", "0", "--name", "Tester"]
     shell = " ".join(command) + f" 2>{tmp_path / 'stderr.txt'}; echo DURAK-EXITED $?; sleep 600"
     env = {**os.environ, "LANG": "C.UTF-8", "LC_ALL": "C.UTF-8"}
     subprocess.run([tmux, "-L", socket, "-f", "/dev/null", "new-session", "-d", "-s", "game",
@@ -107,6 +110,40 @@ def pane(tmp_path: Path) -> Iterator[Pane]:
             print(errors.read_text())
 
 
+@pytest.fixture
+def pane(tmp_path: Path) -> Iterator[Pane]:
+    with _pane(tmp_path, "--bots", "2", "--seed", "3") as opened:
+        yield opened
+
+
+@pytest.fixture
+def dummy_pane(tmp_path: Path) -> Iterator[Pane]:
+    """с болваном: two bots, the player and the dummy."""
+    with _pane(tmp_path, "--preset", "s_bolvanom", "--bots", "2", "--seed", "4") as opened:
+        yield opened
+
+
+def play_by_the_screen(pane: Pane, deadline: float) -> tuple[str, list[str]]:
+    """Play this seat's moves by reading the screen until the game is over: the last screen
+    and every screen a key was pressed on."""
+    seen: list[str] = []
+    while True:
+        screen = pane.steady(deadline)
+        if is_over(screen):
+            return screen, seen
+        key = choose_key(screen)
+        if key is None:
+            time.sleep(POLL)
+            assert time.monotonic() < deadline, screen
+            continue
+        pane.send(key)
+        seen.append(screen)
+        while time.monotonic() < deadline and pane.capture() == screen:
+            time.sleep(POLL)  # a refused key changes the notice line, so this ends too
+        assert time.monotonic() < deadline, \
+            f"no end of the game after {len(seen)} keys:\n{screen}"
+
+
 def test_a_whole_game_against_bots_in_a_real_terminal(pane: Pane) -> None:
     deadline = time.monotonic() + GAME_DEADLINE
     screen = pane.wait_for("Your hand", deadline)
@@ -118,21 +155,8 @@ def test_a_whole_game_against_bots_in_a_real_terminal(pane: Pane) -> None:
     pane.run("resize-window", "-t", "game", "-x", "80", "-y", "24")
     pane.wait_for("Your hand", deadline)
 
-    keys = 0
-    while True:
-        screen = pane.steady(deadline)
-        if is_over(screen):
-            break
-        key = choose_key(screen)
-        if key is None:
-            time.sleep(POLL)
-            assert time.monotonic() < deadline, screen
-            continue
-        pane.send(key)
-        keys += 1
-        while time.monotonic() < deadline and pane.capture() == screen:
-            time.sleep(POLL)  # a refused key changes the notice line, so this ends too
-        assert time.monotonic() < deadline, f"no end of the game after {keys} keys:\n{screen}"
+    screen, pressed = play_by_the_screen(pane, deadline)
+    keys = len(pressed)
 
     lines = screen.rstrip("\n").split("\n")
     assert "Game over" in screen
@@ -147,3 +171,23 @@ def test_a_whole_game_against_bots_in_a_real_terminal(pane: Pane) -> None:
     assert "game 2" in pane.wait_for("game 2", deadline)
     pane.send("C-c")
     assert "DURAK-EXITED 0" in pane.wait_for("DURAK-EXITED", deadline)
+
+
+def test_a_dummy_game_in_a_real_terminal(dummy_pane: Pane) -> None:
+    """с болваном at 80×24: the seats list names the dummy and who plays it, and the game is
+    played to its end by the screen's keys (P passes for the dummy when the keys are on its
+    row)."""
+    deadline = time.monotonic() + GAME_DEADLINE
+    screen = dummy_pane.wait_for("Your hand", deadline)
+    assert "Durak with a dummy" in screen
+    assert "Dummy (" in screen
+    screen, pressed = play_by_the_screen(dummy_pane, deadline)
+    assert "Game over" in screen
+    assert "the dummy" not in screen.split("Series after game 1")[1]  # players only
+    lines = screen.rstrip("\n").split("\n")
+    assert len(lines) <= 24
+    assert max(len(line) for line in lines) <= 80
+    # at seed 4 he leads first, so he plays the dummy: its row was on the screen
+    assert any("The dummy's hand" in shown for shown in pressed)
+    dummy_pane.send("C-c")
+    assert "DURAK-EXITED 0" in dummy_pane.wait_for("DURAK-EXITED", deadline)
