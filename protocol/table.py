@@ -473,6 +473,10 @@ class TableMachine:
     # покерный: the closed slots a reshuffle changed, as they were (opened at the audit)
     _closed_before_shuffle: dict[int, Ciphertext] = field(default_factory=dict)
     _given_slots: list[int] = field(default_factory=list)  # покерный: an exchange's two slots
+    # верю не верю: the seats whose hands were re-masked in the re-mask under way, and the
+    # bout's draws (step, grants), shown together with those hands once it is done
+    _remasked: list[int] = field(default_factory=list)
+    _show_after_remask: tuple[str, tuple[tuple[int, tuple[int, ...]], ...]] | None = None
     # Король-говно, a later game of the series: each seat's title (Говно deals and leads)
     titles: tuple[int, ...] = ()
     # The series: which game of it this is, the score so far, each party's choice after the
@@ -520,6 +524,7 @@ class TableMachine:
         twin._slot_gen = dict(self._slot_gen)
         twin._closed_before_shuffle = dict(self._closed_before_shuffle)
         twin._given_slots = list(self._given_slots)
+        twin._remasked = list(self._remasked)
         return twin
 
     # ---- queries ---------------------------------------------------------------------------
@@ -889,6 +894,8 @@ class TableMachine:
         self._suit_due = False
         self._learned_now = ()
         self._opened_before_shuffle, self._slot_gen = {}, {}
+        self._closed_before_shuffle = {}  # (a ciphertext of the last game's deck means nothing)
+        self._remasked, self._show_after_remask = [], None
         self.votes = {}
         self.vote_timeouts = ()
         self.titles = game.titles
@@ -1167,9 +1174,12 @@ class TableMachine:
                 if self.state.game.tables.blind or seat == self.state.game.dummy:
                     # (с болваном: the dummy's cards its controller is shown)
                     out.append(HandSeen(seat, tuple(cards)))
-            if learned:
-                self.state = eng.learn(self.state, self.my_seat, tuple(learned))
-                out.append(CardsLearned(tuple(learned)))
+            # (a re-masked hand is shown again to its owner: only cards new to him are news)
+            known = self.state.hands[self.my_seat]
+            new = tuple(c for c in learned if not (known >> c) & 1)
+            if new:
+                self.state = eng.learn(self.state, self.my_seat, new)
+                out.append(CardsLearned(new))
         for ev in deck_events:
             if isinstance(ev, dev.KeysReady) and self._next is not None:
                 game, self._next = self._next, None  # a later game: the seats stay
@@ -1187,6 +1197,8 @@ class TableMachine:
                 out += self._engine(eng.Action(A.LOT, eng.CHANCE, (), winner))
             elif isinstance(ev, dev.ShuffleDone) and ev.step.startswith("reshuffle"):
                 out += self._reshuffled(ev.slots)
+            elif isinstance(ev, dev.ShuffleDone) and ev.step.startswith("remask"):
+                out += self._after_remask()
             elif isinstance(ev, dev.ShuffleDone) and ev.step.startswith("swap-shuffle"):
                 # покерный: the stock's face-down part, the given cards in it, reshuffled
                 bottom = self.stock_slots[len(self.stock_slots) - self._bottom():]
@@ -1315,7 +1327,12 @@ class TableMachine:
             for slot, parties in grants:
                 viewers.setdefault(slot, set()).update(parties)
             merged = tuple((slot, tuple(sorted(v))) for slot, v in sorted(viewers.items()))
-            out += self._begin(ShowOp(step, merged))
+            if self._remask_due():
+                # верю не верю: the hands to re-mask first; the draws are shown with them
+                self._show_after_remask = (step, merged)
+                out += self._remask(self._remask_due()[0])
+            else:
+                out += self._begin(ShowOp(step, merged))
         return out + self._next_chance()
 
     def _dummy_handed_on(self, before: eng.State) -> list[tuple[int, tuple[int, ...]]]:
@@ -1546,6 +1563,9 @@ class TableMachine:
         assert state is not None
         if self.deck.pending_op() is not None:
             return []
+        due = self._remask_due()
+        if due:
+            return self._remask(due[0])
         phase = state.phase
         if phase == Phase.REVEAL_TRUMP and state.game.rules.trump_rule == "bottom_suit_announced":
             # невидимый: the dealer's seat is shown the bottom card, then announces its suit
@@ -1622,16 +1642,66 @@ class TableMachine:
             return self._begin(AuditOp("audit"))
         return []
 
+    # ---- верю не верю: a hand with a card known to all is re-masked --------------------------
+
+    def _remask_due(self) -> list[int]:
+        """верю не верю, between bouts: the seats whose hand of two cards or more holds a slot
+        open to all (a card taken face up, a doubted cover, the trump card drawn or turned
+        from a hand). A face-down cover names its slot, so from such a slot anybody would know
+        the card; once the hand is re-masked and permuted nobody but its owner can tell which
+        slot holds it. (A hand of one known card has nothing to hide.)"""
+        state = self.state
+        if state is None or not state.game.tables.face_down or state.phase != Phase.LEAD:
+            return []
+        return [seat for seat, slots in sorted(self.hand_slots.items()) if len(slots) >= 2
+                and any(self.deck.slots[s].card is not None for s in slots)]
+
+    def _remask(self, seat: int) -> list[TableEvent]:
+        """The owner's party alone re-masks and permutes every slot of his hand, with a shuffle
+        proof that every party checks (masking needs only the joint public key; his secret
+        permutation is what unlinks the slots from the cards, and a permutation chosen by any
+        other party would be known to that party)."""
+        slots = tuple(sorted(self.hand_slots[seat]))
+        self._before_reshuffle(slots)
+        self._remasked.append(seat)
+        self._step_counter += 1
+        return self._begin(ShuffleOp(f"remask:{self._step_counter}", slots,
+                                     by=self._party(seat)))
+
+    def _after_remask(self) -> list[TableEvent]:
+        """A hand is re-masked: the next one, or every re-masked hand is shown to its owner
+        (the other parties' proven key shares, as for a draw), with the bout's draws."""
+        due = self._remask_due()
+        if due:
+            return self._remask(due[0])
+        grants: tuple[tuple[int, tuple[int, ...]], ...] = ()
+        if self._show_after_remask is None:
+            self._step_counter += 1
+            step = f"show:{self._step_counter}"
+        else:
+            step, grants = self._show_after_remask
+        viewers: dict[int, set[int]] = {slot: set(parties) for slot, parties in grants}
+        for seat in self._remasked:
+            for slot in self.hand_slots[seat]:
+                viewers.setdefault(slot, set()).add(self._party(seat))
+        self._remasked, self._show_after_remask = [], None
+        return self._begin(ShowOp(step, tuple((slot, tuple(sorted(v)))
+                                              for slot, v in sorted(viewers.items()))))
+
     def _before_reshuffle(self, slots: Sequence[int]) -> None:
         """What the claim audit must still know of a claimant's hand once a reshuffle changes
         these slots: an open card as it was, a closed one as its ciphertext (opened with every
-        key at the audit); and a new opening step for each."""
+        key at the audit); and a new opening step for each. Only the first reshuffle of a slot
+        counts (верю не верю re-masks a hand again and again: a card opened in the slot since
+        is not the one it held when the claims were made)."""
         for slot in slots:
             st = self.deck.slots[slot]
-            if st.card is not None:
-                self._opened_before_shuffle.setdefault(slot, st.card)
+            if slot in self._opened_before_shuffle or slot in self._closed_before_shuffle:
+                pass
+            elif st.card is not None:
+                self._opened_before_shuffle[slot] = st.card
             else:
-                self._closed_before_shuffle.setdefault(slot, st.base.ct)
+                self._closed_before_shuffle[slot] = st.base.ct
             self._slot_gen[slot] = self._slot_gen.get(slot, 0) + 1
 
     def _card_then(self, slot: int, cards: Sequence[int]) -> int:

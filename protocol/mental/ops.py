@@ -33,11 +33,15 @@ class ShuffleOp(Op):
     of consecutive slots is permuted only within itself, with one shuffle proof per block in
     one message (албанский: suits are shuffled within each rank of a pre-sorted deck).
     ``initial`` (the first shuffle only): the public card each slot starts as, a permutation of
-    the card ids (by default slot i starts as card i)."""
+    the card ids (by default slot i starts as card i).
+    ``by`` (a later shuffle only): this seat alone re-masks and permutes (a hand's re-mask, верю
+    не верю: masking needs only the joint public key, and the owner's permutation is the one
+    secret that unlinks his slots from every other party; one shuffle instead of one per seat)."""
 
     slots: tuple[int, ...]
     blocks: tuple[int, ...] = ()
     initial: tuple[int, ...] = ()
+    by: int | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -312,7 +312,12 @@ class DeckState:
             if op.initial:
                 raise DeckUsageError("only the first shuffle lays out the initial deck")
             current = [self.slots[s].base.ct for s in slots]
-        order = list(self.active)
+        if op.by is None:
+            order = list(self.active)
+        elif not self.shuffled:
+            raise DeckUsageError("the first shuffle is every seat's")
+        else:
+            order = [self._seat(op.by)]
         phase = BlockShuffle.KIND if op.blocks else Shuffle.KIND
         return Pending(op, phase, [order[0]], order=order, current=current)
 
@@ -705,6 +710,14 @@ class DeckState:
         self.joint_key = g.sub(self._key(), self.public_keys[leaver])
         if not self.shuffled:
             self._fresh_slots()
+        for slot, st in enumerate(self.slots if self.shuffled else []):
+            if st.card is not None:
+                # An open slot's ciphertext still carries the leaver's layer, which the keys
+                # left cannot remove; a later shuffle that takes the slot in (a hand's re-mask,
+                # отбойный's reshuffle) needs a masking of its card under the new key: the
+                # public one, which everyone computes alike (the card is known to all).
+                self._own_slot(slot).base = View(Ciphertext(
+                    g.GENERATOR, g.add(self.codec.encode(st.card), self.joint_key)))
         return [*events, SeatLeft(step, leaver), *self._finish(p)]
 
     def _missing_after(self, view: View, leaver: int) -> int:

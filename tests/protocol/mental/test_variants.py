@@ -17,6 +17,7 @@ from p2p_durak.protocol.mental.messages import Tokens
 from p2p_durak.protocol.mental.ops import (
     AuditOp,
     ClassOp,
+    KeysOp,
     LeaveOp,
     RevealOp,
     ShowOp,
@@ -211,3 +212,50 @@ def test_graceful_leave_strips_a_layer_and_the_game_goes_on() -> None:
     assert sorted(deck) == list(range(36))
     assert deck[24] == seen2[0][24]
     assert deck[25] == seen2[3][25]
+
+
+def test_a_hand_is_remasked_by_its_owner_alone_and_its_slots_unlinked() -> None:  # верю не верю
+    """A card taken face up sits in a slot open to all; the owner alone re-masks and permutes his
+    hand (`ShuffleOp(by=owner)`, one shuffle proof that every party checks), then is shown it
+    again: no slot is open any more, no ciphertext is one seen before, nobody else opens any,
+    and the card once public opens later with his token alone."""
+    table = setup_table(3, 36)
+    seen = table.deal("deal", {0: [0, 1, 2]})[0]
+    public = table.revealed(table.run(RevealOp("took", (1,), by=0)))[1][1]
+    before = {p.slots[s].base.ct for p in table.parties for s in (0, 1, 2)}
+    new = table.run(ShuffleOp("remask", (0, 1, 2), by=0))
+    assert {e.message.seat for evs in new.values() for e in evs if isinstance(e, Send)} == {0}
+    for party in table.parties:
+        for s in (0, 1, 2):
+            assert party.slots[s].card is None
+            assert party.slots[s].base.ct not in before
+    shown = table.deal("remask-show", {0: [0, 1, 2]})[0]
+    assert sorted(shown.values()) == sorted(seen.values())
+    for s in (0, 1, 2):
+        assert openers(table, s) == {0}
+    slot = next(s for s, card in shown.items() if card == public)
+    new = table.run(RevealOp("doubt", (slot,), by=0))
+    assert token_senders(new) == {0}
+    assert {r[slot] for r in table.revealed(new).values()} == {public}
+
+
+def test_only_a_later_shuffle_may_be_one_seats() -> None:
+    table = Table(3, 36)
+    table.run(KeysOp("keys"))
+    with pytest.raises(DeckUsageError, match="every seat"):
+        table.parties[0].begin(ShuffleOp("shuffle", tuple(range(36)), by=0))
+
+
+def test_a_card_opened_before_a_leave_is_remasked_under_the_reduced_key() -> None:
+    """After a leave an open slot's ciphertext still carries the leaver's layer; a re-mask that
+    takes it in must still hold its card under the keys left (the public masking is used)."""
+    table = setup_table(3, 36)
+    seen = table.deal("deal", {0: [0, 1, 2], 1: [3, 4], 2: [5, 6]})[0]
+    table.run(RevealOp("took", (1,), by=0))
+    table.run(LeaveOp("leave", 2))
+    table.gone.add(2)
+    table.run(ShuffleOp("remask", (0, 1, 2), by=0))
+    shown = table.deal("remask-show", {0: [0, 1, 2]})[0]
+    assert sorted(shown.values()) == sorted(seen.values())
+    deck = audit(table)
+    assert sorted(deck[s] for s in (0, 1, 2)) == sorted(seen.values())
