@@ -471,7 +471,9 @@ class TableMachine:
     _opened_before_shuffle: dict[int, int] = field(default_factory=dict)
     _slot_gen: dict[int, int] = field(default_factory=dict)  # reshuffles each slot went through
     # покерный: the closed slots a reshuffle changed, as they were (opened at the audit)
-    _closed_before_shuffle: dict[int, Ciphertext] = field(default_factory=dict)
+    # (with the reveal tokens published on it by then: a party that left since took its key)
+    _closed_before_shuffle: dict[int, tuple[Ciphertext, dict[int, bytes]]] = field(
+        default_factory=dict)
     _given_slots: list[int] = field(default_factory=list)  # покерный: an exchange's two slots
     # верю не верю: the seats whose hands were re-masked in the re-mask under way, and the
     # bout's draws (step, grants), shown together with those hands once it is done
@@ -1653,7 +1655,9 @@ class TableMachine:
         state = self.state
         if state is None or not state.game.tables.face_down or state.phase != Phase.LEAD:
             return []
+        # (a leaver's hand, opened by its leave, goes to the discard: its party shuffles no more)
         return [seat for seat, slots in sorted(self.hand_slots.items()) if len(slots) >= 2
+                and self._party(seat) in self.deck.active
                 and any(self.deck.slots[s].card is not None for s in slots)]
 
     def _remask(self, seat: int) -> list[TableEvent]:
@@ -1701,19 +1705,22 @@ class TableMachine:
             elif st.card is not None:
                 self._opened_before_shuffle[slot] = st.card
             else:
-                self._closed_before_shuffle[slot] = st.base.ct
+                self._closed_before_shuffle[slot] = (st.base.ct, dict(st.base.tokens))
             self._slot_gen[slot] = self._slot_gen.get(slot, 0) + 1
 
-    def _card_then(self, slot: int, cards: Sequence[int]) -> int:
-        """The card a slot held before any reshuffle changed it (the audit's view)."""
+    def _card_then(self, slot: int, cards: Sequence[int]) -> int | None:
+        """The card a slot held before any reshuffle changed it (the audit's view); None when it
+        cannot be known: a party that left since held a layer of it and had not published its
+        token on it (its own card then: its key went with it)."""
         if slot in self._opened_before_shuffle:
             return self._opened_before_shuffle[slot]
-        ct = self._closed_before_shuffle.get(slot)
-        if ct is None:
+        closed = self._closed_before_shuffle.get(slot)
+        if closed is None:
             return cards[slot]
-        x = sum(self.deck.audit_secrets[s] for s in self.deck.active) % group.ORDER
-        card = self.deck.codec.decode(group.sub(ct.c2, group.mul(x, ct.c1)))
-        return cards[slot] if card is None else card
+        ct, tokens = closed
+        x = sum(self.deck.audit_secrets[s] for s in self.deck.active if s not in tokens)
+        opened = group.sub(unmask(ct, list(tokens.values())), group.mul(x % group.ORDER, ct.c1))
+        return self.deck.codec.decode(opened)
 
     # ---- the end-of-game audit -----------------------------------------------------------------
 
@@ -1726,8 +1733,10 @@ class TableMachine:
         # without trumps (бескозырный) every seat shows its lowest card of any suit
         any_card = game.rules.first_attacker_first_game == "lowest_card"
         for claim in self.claims:
-            held = [self._card_then(s, cards) for s in claim.slots]
-            held = [c for c in held if c not in claim.shown_before]
+            then = [self._card_then(s, cards) for s in claim.slots]
+            if None in then:
+                continue  # its claimant left after his hand was re-masked: not checkable
+            held = [c for c in then if c is not None and c not in claim.shown_before]
             trump_cards = game.trump_mask(claim.trump)
             if claim.jokers:
                 trump_cards = sum(1 << c for c in held if game.deck.faces[c].kind in JOKERS)

@@ -219,3 +219,40 @@ def test_a_false_shuffle_proof_in_a_remask_is_named_and_refused() -> None:
     _run(machines, seed=331)
     for machine in machines:
         assert machine.audit == AuditFinished(())
+
+
+def test_after_a_leave_the_others_hands_are_still_remasked_and_the_game_audits_clean() -> None:
+    """A party leaves between bouts (its leave opens its hand, which goes to the discard and is
+    not re-masked); the two left re-mask their hands under the reduced key, every machine agrees
+    and the audit is clean."""
+    machines = _table(3, PRESET, seed=341)
+    rng = random.Random(341)
+    leaver = 2
+    remasks_after = 0
+    while machines[0].audit is None:
+        m = machines[0]
+        due = [(p, msg) for p, mm in enumerate(machines) if (msg := mm.owed()) is not None]
+        if m.state is not None and m.state.bout == 1 and not m.leaving:
+            party, payload = leaver, machines[leaver].announce_leave()
+        elif due:
+            party, payload = rng.choice(due)
+            remasks_after += bool(m.left) and _remask_pending(m)
+        elif m.leave_due() == leaver:
+            party, payload = leaver, machines[leaver].leave()
+        else:
+            party = rng.choice(m.waiting_for())
+            payload = machines[party].play(rng.choice(machines[party].legal()))
+        _deliver(machines, party, payload)
+    assert machines[0].left == (leaver,)
+    assert remasks_after > 0
+    for m in machines:
+        assert m.audit == AuditFinished(())
+    # the claim audit still opens the stayers' hands as they were when they claimed (their
+    # re-masked slots' old ciphertexts carry the leaver's published token); the leaver's own
+    # claim-time hand left with his key and is not checked
+    m = machines[0]
+    gone = m.seat_of_party[leaver]
+    every = range(m.n_cards)
+    for claim in m.claims:
+        then = [m._card_then(slot, every) for slot in claim.slots]
+        assert (None in then) == (claim.seat == gone)
