@@ -32,6 +32,24 @@ def _deliver(machines: list[TableMachine], party: int, payload: bytes) -> None:
     assert len(hashes) == 1, "machines diverged"
 
 
+def _refused_by_the_others(machines: list[TableMachine], party: int, payload: bytes,
+                           code: str) -> list[str]:
+    """Every other party's machine refuses `party`'s intent, naming it, with `code`, and
+    nothing is applied anywhere; returns the reasons."""
+    hashes = {m.state_hash() for m in machines}
+    reasons = []
+    for m in machines:
+        if m.party == party:
+            continue
+        with pytest.raises(TableReject) as caught:
+            m.apply(party, payload)
+        assert caught.value.party == party
+        assert caught.value.code == code
+        reasons.append(caught.value.reason)
+    assert {m.state_hash() for m in machines} == hashes  # nothing applied
+    return reasons
+
+
 def _run(machines: list[TableMachine], seed: int, max_steps: int = 20000) -> int:
     rng = random.Random(seed)
     steps = 0
