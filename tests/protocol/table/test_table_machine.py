@@ -50,24 +50,27 @@ def _refused_by_the_others(machines: list[TableMachine], party: int, payload: by
     return reasons
 
 
+def _next_intent(machines: list[TableMachine], rng: random.Random) -> tuple[int, bytes]:
+    """The next intent of a random game: a deck message someone owes, else a random legal
+    move of a party the table waits for."""
+    due = [(p, msg) for p, m in enumerate(machines) if (msg := m.owed()) is not None]
+    if due:
+        return rng.choice(due)
+    waiting = machines[0].waiting_for()
+    assert waiting, "nobody can act"
+    party = rng.choice(waiting)
+    legal = machines[party].legal()
+    assert legal, f"party {party} is waited for but has no legal move"
+    return party, machines[party].play(rng.choice(legal))
+
+
 def _run(machines: list[TableMachine], seed: int, max_steps: int = 20000) -> int:
     rng = random.Random(seed)
     steps = 0
     while machines[0].audit is None:
         steps += 1
         assert steps < max_steps
-        owed = [(p, m.owed()) for p, m in enumerate(machines)]
-        due = [(p, msg) for p, msg in owed if msg is not None]
-        if due:
-            party, payload = rng.choice(due)
-            _deliver(machines, party, payload)
-            continue
-        waiting = machines[0].waiting_for()
-        assert waiting, "nobody can act"
-        party = rng.choice(waiting)
-        legal = machines[party].legal()
-        assert legal, f"party {party} is waited for but has no legal move"
-        _deliver(machines, party, machines[party].play(rng.choice(legal)))
+        _deliver(machines, *_next_intent(machines, rng))
     return steps
 
 

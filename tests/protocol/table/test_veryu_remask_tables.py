@@ -30,7 +30,14 @@ from p2p_durak.protocol.table import (
     deck_message,
 )
 
-from .test_table_machine import _deliver, _refused_by_the_others, _rng, _run, _table
+from .test_table_machine import (
+    _deliver,
+    _next_intent,
+    _refused_by_the_others,
+    _rng,
+    _run,
+    _table,
+)
 from .test_variant_tables import _drive_until
 
 PRESET = "veryu_ne_veryu"
@@ -142,12 +149,7 @@ def test_whole_games_agree_audit_clean_and_leave_no_known_slot_in_a_hand(n: int)
     rng = random.Random(seed)
     remasks: list[str] = []  # the step of every re-mask entry
     while machines[0].audit is None:
-        due = [(p, msg) for p, m in enumerate(machines) if (msg := m.owed()) is not None]
-        if due:
-            party, payload = rng.choice(due)
-        else:
-            party = rng.choice(machines[0].waiting_for())
-            payload = machines[party].play(rng.choice(machines[party].legal()))
+        party, payload = _next_intent(machines, rng)
         pending = machines[0].deck.pending_op()
         if _remask_pending(machines[0]):
             assert pending is not None
