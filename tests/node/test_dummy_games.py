@@ -71,6 +71,9 @@ async def test_bots_play_the_dummy_game_over_the_network(
     assert "the dummy" in text
     seated = [line for line in text.splitlines() if "seats drawn: " in line]
     assert all(line.count("the dummy") == 1 for line in seated)
+    series = [line for line in text.splitlines() if "series after 1 game(s)" in line]
+    assert series  # the table stops after the game: the score is told
+    assert all("the dummy" not in line and line.count(";") == n - 1 for line in series)
     records = [json.loads(line) for line in (tmp_path / "events-0.jsonl").read_text(
         encoding="utf-8").splitlines()]
     assert next(r for r in records if r["type"] == "seated")["dummy"] == dummy
