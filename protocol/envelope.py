@@ -44,6 +44,10 @@ class Envelope(Message):
     signature: bytes = field(metadata=wire(SIGNATURE, "author's Ed25519 signature (see Envelopes)"))
     message: Message = field(init=False, repr=False, compare=False)
     """The decoded payload (one of `SIGNED_MESSAGES`)."""
+    _encoded: bytes = field(init=False, repr=False, compare=False)
+    """This envelope's bytes, once known: the log hashes, forwards and journals an envelope
+    as the bytes it came in (set from the bytes it was decoded from, else on the first
+    `encode`; the codec is canonical, so both are the same bytes)."""
 
     def _check_invariants(self) -> None:
         if not self.author.verify(ENVELOPE_CONTEXT, self.game + self.payload, self.signature):
@@ -59,6 +63,17 @@ class Envelope(Message):
         if payload_game != self.game:
             raise LocalProtocolError("envelope game differs from its payload's game")
         object.__setattr__(self, "message", message)
+
+    def encode(self) -> bytes:
+        try:
+            return self._encoded
+        except AttributeError:
+            data = Message.encode(self)  # (slots=True: no zero-argument super here)
+            object.__setattr__(self, "_encoded", data)
+            return data
+
+    def _decoded_from(self, data: bytes) -> None:
+        object.__setattr__(self, "_encoded", data)
 
     @classmethod
     def seal(cls, identity: Identity, game: bytes, message: Message) -> Envelope:

@@ -413,6 +413,10 @@ class Message(Record):
         """The canonical bytes of this message."""
         return codec.encode((self.TAG, self.VERSION, *self.to_wire()))
 
+    def _decoded_from(self, data: bytes) -> None:
+        """Hook: `data` are the canonical bytes this message was just decoded from (so they
+        are what `encode` returns)."""
+
 
 _WIRE_FIELDS: dict[type[Record], Mapping[str, FieldSpec]] = {}
 
@@ -901,7 +905,9 @@ def decode_message(
 ) -> Message:
     """Decode canonical bytes into a message from `allowed`, or raise `RemoteProtocolError`."""
     value = codec.decode(data, limits)
-    return message_from_value(value, allowed)
+    message = message_from_value(value, allowed)
+    message._decoded_from(data)
+    return message
 
 
 def message_from_value(value: Value, allowed: Catalogue) -> Message:
