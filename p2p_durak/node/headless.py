@@ -304,7 +304,9 @@ def summary(seats: Sequence[Seat]) -> dict[str, object]:
     return {
         "finished": result is not None,
         "games": table.game_number if table is not None else 0,
-        "series_duraks": list(score.duraks) if score is not None else [],
+        "series_duraks": list(score.duraks) if score is not None else [],  # per seat
+        # с болваном: the seat (in `series_duraks` too) that is no player's; -1 without one
+        "dummy": state.game.dummy if state is not None else -1,
         "durak": list(result.durak) if result else [],
         "durak_names": [names.get(s, f"#{s}") for s in result.durak] if result else [],
         "draw": bool(result and result.draw),

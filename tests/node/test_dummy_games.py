@@ -22,7 +22,7 @@ from p2p_durak.engine.presets import get_preset
 from p2p_durak.engine.rules import DUMMY_BOUT_ATTACKER
 from p2p_durak.node.api import TableSnapshot
 from p2p_durak.node.game import Player, Timing
-from p2p_durak.node.headless import HeadlessPlayer
+from p2p_durak.node.headless import HeadlessPlayer, Seat, summary
 from p2p_durak.node.players import BotPlayer
 from p2p_durak.node.session import HumanPlayer
 from p2p_durak.protocol.table import HandSeen, Moved
@@ -74,6 +74,11 @@ async def test_bots_play_the_dummy_game_over_the_network(
     series = [line for line in text.splitlines() if "series after 1 game(s)" in line]
     assert series  # the table stops after the game: the score is told
     assert all("the dummy" not in line and line.count(";") == n - 1 for line in series)
+    outcome = summary([Seat(node, "easy", node.runner.log.state) for node in nodes
+                       if node.runner is not None])
+    assert outcome["dummy"] == dummy
+    assert outcome["finished"]
+    assert outcome["audit_clean"]
     records = [json.loads(line) for line in (tmp_path / "events-0.jsonl").read_text(
         encoding="utf-8").splitlines()]
     assert next(r for r in records if r["type"] == "seated")["dummy"] == dummy
