@@ -28,6 +28,7 @@ from p2p_durak.node import heap, offload
 from p2p_durak.node.bot_feed import BotFeed, bot_move
 from p2p_durak.node.lobby import GameStart
 from p2p_durak.node.mesh import Connected, Disconnected, Mesh, MeshEvent, Outgoing, Received
+from p2p_durak.node.refused_steps import LASTING, RefusedStep, step_state
 from p2p_durak.node.silence import Silence
 from p2p_durak.node.store import GameJournal
 from p2p_durak.protocol import codec
@@ -225,6 +226,8 @@ class GameRunner:
         self._undone_told = 0  # how many undone shuffles (`TableMachine.undone`) were named
         self._turn_seq = -1
         self._submitted: tuple[str, float] | None = None  # what we submitted, and when
+        self._deck_sent: bytes | None = None  # the deck message submitted last
+        self._refused_step = RefusedStep()  # ... and whether to send it again if refused
         self.latencies: dict[str, list[float]] = {"move": [], "deck": [], "vote": [],
                                                   "leave": []}
         self.leaving = False  # the party leaves the table: between bouts, or at once after it
@@ -468,7 +471,8 @@ class GameRunner:
                          else f"skipped in entry {effect.seq}")
                 detail = f"intent {effect.intent.counter} refused {where}: {effect.detail}"
                 if effect.seat == self.party:
-                    self._note(None, "own", f"our {detail}", fault=False)
+                    self._note(None, "own", f"our {detail}{self._hold_back(effect)}",
+                               fault=False)
                 elif (effect.seat, effect.intent.counter) in self._raced:
                     self._note(effect.seat, "refused", f"{detail} (legal when it was made: it "
                                "lost the race to an earlier move)", fault=False)
@@ -497,6 +501,17 @@ class GameRunner:
             await self.mesh.send_all(outgoing)
         if committed:
             await self._after_commit()
+
+    def _hold_back(self, rejected: Rejected) -> str:
+        """Our intent was refused: if it was a deck step, it is not sent again while the reason
+        holds (`refused_steps.py`); what to add to the note that names the reason."""
+        if self._submitted is None or self._submitted[0] != "deck" or self._deck_sent is None:
+            return ""
+        lasting = rejected.code in LASTING
+        self._refused_step.refused(self._deck_sent, lasting, step_state(self.log.state))
+        if lasting:
+            return " — the same message stays refused, so it is not sent again"
+        return " — not sent again until the deck step changes"
 
     def _find_races(self, commit: Committed[TableMachine]) -> None:
         """Which skipped intents of this entry were legal on the state they were made for
@@ -787,10 +802,18 @@ class GameRunner:
                 await offload.run_sync(lambda: self.journal.record_made(msg, coin))
 
     def _submit(self, payload: bytes, kind: str) -> Sequence[object]:
+        if kind == "deck":
+            if self._refused_step.held_back(payload, step_state(self.log.state)):
+                return []  # refused as it stands (named once): not sent after every entry
+            self._deck_sent = payload
         try:
             _, effects = self.log.submit(payload, self._now())
         except LocalProtocolError as exc:
-            self._note(None, "own", f"could not submit: {exc}", fault=False)
+            held = ""
+            if kind == "deck" and self._deck_sent is not None:
+                self._refused_step.refused(self._deck_sent, False, step_state(self.log.state))
+                held = " (not sent again until the deck step changes)"
+            self._note(None, "own", f"could not submit: {exc}{held}", fault=False)
             return []
         self._submitted = (kind, trio.current_time())
         return effects
