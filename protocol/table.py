@@ -922,7 +922,7 @@ class TableMachine:
         self.left += (party,)
         out: list[TableEvent] = [PartyLeft(party), *self._after_deck(deck_events)]
         seat = self.seat_of_party[party]
-        self._learn_opened(deck_events, seat)
+        out += self._learn_opened(deck_events, seat)
         state = self.state
         assert state is not None
         if (state.out >> seat) & 1:
@@ -938,20 +938,29 @@ class TableMachine:
         except eng.IllegalAction as exc:
             raise TableReject(party, exc.message("en"), exc.code) from exc
 
-    def _learn_opened(self, deck_events: list[dev.Event], leaver: int) -> None:
+    def _learn_opened(self, deck_events: list[dev.Event], leaver: int) -> list[TableEvent]:
         """A leave also opens to all the cards of other hands that only the leaver's token
-        still kept closed (круговой: cards it held once and passed on): every view learns
-        where they are, as their holder's own view knows."""
+        still kept closed (круговой: cards it held once and passed on; с болваном: the dummy's
+        cards its leaving controller was shown): every view learns where they are, as their
+        holder's own view knows. Those of the dummy's its controller's view did not hold yet
+        are told as `HandSeen`, which feeds its bot."""
         if self.party < 0 or self.state is None:
-            return
+            return []
         opened: dict[int, list[int]] = {}
         for ev in deck_events:
             if isinstance(ev, dev.CardRevealed):
                 holder = self._holder_of(ev.slot)
                 if holder is not None and holder != leaver:
                     opened.setdefault(holder, []).append(ev.card_id)
+        out: list[TableEvent] = []
         for holder, cards in sorted(opened.items()):
+            known = self.state.hands[holder]
+            if holder == self.state.game.dummy:
+                new = tuple(c for c in cards if not (known >> c) & 1)
+                if new:
+                    out.append(HandSeen(holder, new))
             self.state = eng.learn(self.state, holder, tuple(cards))
+        return out
 
     def _apply_move(self, party: int, raw: tuple[object, ...]) -> list[TableEvent]:
         if self.state is None or self.deck.pending_op() is not None:

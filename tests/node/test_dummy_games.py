@@ -25,7 +25,7 @@ from p2p_durak.node.game import Player, Timing
 from p2p_durak.node.headless import HeadlessPlayer, Seat, summary
 from p2p_durak.node.players import BotPlayer
 from p2p_durak.node.session import HumanPlayer
-from p2p_durak.protocol.table import HandSeen, Moved
+from p2p_durak.protocol.table import HandSeen, Moved, PartyLeft, TableMachine
 
 BY_BOUT = get_preset("s_bolvanom").rules.with_options(dummy_hand=DUMMY_BOUT_ATTACKER)
 
@@ -170,3 +170,47 @@ async def test_the_turn_timer_plays_the_dummy_for_a_silent_controller(
     assert any(f"seat={dummy}" in t for t in timeouts)  # the stand-in played the dummy
     assert any(f"seat={silent_seat}" in t for t in timeouts)  # and its own seat
     assert moved
+
+
+class LeavesWhileControlling(BotPlayer):
+    """Leaves the table (gracefully) in the first bout after the first one in which it plays
+    the dummy; only one player of a table does (`claimed` is shared)."""
+
+    def __init__(self, seed: int, claimed: list[int]) -> None:
+        super().__init__(level="easy", seed=seed)
+        self.claimed = claimed
+
+    def leaving(self, table: TableMachine) -> bool:
+        state = table.state
+        if self.claimed and self.claimed != [table.party]:
+            return False
+        if state is not None and state.bout >= 1 and state.controller == table.my_seat \
+                and state.result is None:
+            self.claimed[:] = [table.party]
+        return self.claimed == [table.party]
+
+
+@pytest.mark.parametrize("seed", [5, 6, 7])
+async def test_a_controller_who_leaves_hands_the_dummy_on(
+        seed: int, tmp_path: Path, autojump_clock: trio.testing.MockClock) -> None:
+    """«когда тот выходит, болваном распоряжается следующий игрок»: the dummy's controller
+    leaves the table between bouts; the leave opens to all the dummy's cards only his token
+    kept closed, the next player is shown the rest, and his bot plays the dummy on — the game
+    ends cleanly on every node."""
+    claimed: list[int] = []
+    players = [LeavesWhileControlling(seed * 3 + i, claimed) for i in range(3)]
+    nodes = await play_table(tmp_path, players, "s_bolvanom", seed=seed)
+    remaining = [node for node in nodes if node.runner is not None
+                 and node.runner.party not in claimed]
+    assert claimed
+    assert len(remaining) == 2
+    tables = agreed_tables(remaining, 2)
+    leaver_seat = tables[0].seat_of_party[claimed[0]]
+    left = [i for i, e in enumerate(tables[0].history) if isinstance(e, PartyLeft)]
+    assert len(left) == 1
+    after = [e for e in tables[0].history[left[0]:] if isinstance(e, Moved)]
+    final = tables[0].state
+    assert final is not None
+    dummy = final.game.dummy
+    assert final.controller != leaver_seat
+    assert any(e.seat == dummy for e in after)  # the dummy played on under its new controller
