@@ -39,7 +39,7 @@ from p2p_durak.protocol.log_effects import (
     SendTo,
     Waiting,
 )
-from p2p_durak.protocol.messages import PlayerInfo, Start
+from p2p_durak.protocol.messages import Entry, Intent, PlayerInfo, Start
 from p2p_durak.protocol.transcript import Transcript, audit
 
 IDENTITIES = tuple(Identity.from_seed(sha256(b"p2p-durak log test %d" % i)) for i in range(6))
@@ -75,6 +75,8 @@ class Kill:
     down_ms: int
     journal_lag: int = 0
     """How many committed entries the restarted player's journal is missing (it catches up)."""
+    power_cut: bool = False
+    """The journal lost the entry the player signed last too (it was not synced yet)."""
 
 
 @dataclass(frozen=True)
@@ -179,6 +181,10 @@ class Sim:
         self._drops: Counter[tuple[int, int, bytes]] = Counter()
         self.delivered = 0
         self.cache = EnvelopeCache(1 << 16)  # shared: one verification per envelope
+        # What each honest player signed: (seat, counter, based_on) -> intent actions, and
+        # (seat, seq) -> entries. Two for one key would be equivocation.
+        self.signed_intents: dict[tuple[int, int, int], set[bytes]] = {}
+        self.signed_entries: dict[tuple[int, int], set[bytes]] = {}
         self.peers: list[Peer] = []
         classes = peer_class if isinstance(peer_class, dict) else {}
         for seat in range(n):
@@ -201,6 +207,7 @@ class Sim:
     def effects(self, peer: Peer, effects: list[Effect], now: int) -> None:
         for effect in effects:
             if isinstance(effect, Broadcast | SendTo):
+                self._note_signed(peer, effect.data)
                 for dest, data in peer.outbound(effect):
                     self.route(peer.seat, dest, data, now)
             elif isinstance(effect, Committed):
@@ -222,6 +229,25 @@ class Sim:
             self._schedule_act(peer, now)  # back in the game: the bot may move again
         peer.was_recovering = peer.log.recovering
         self._schedule_tick(peer, now)
+
+    def _note_signed(self, peer: Peer, data: bytes) -> None:
+        envelope = self.cache.get(data)
+        if envelope is None or not peer.honest or envelope.author != IDENTITIES[peer.seat].peer_id:
+            return
+        message = envelope.message
+        if isinstance(message, Intent):
+            key = (message.seat, message.counter, message.based_on)
+            self.signed_intents.setdefault(key, set()).add(message.action)
+        elif isinstance(message, Entry):
+            self.signed_entries.setdefault((peer.seat, message.seq), set()).add(data)
+
+    def check_no_double_signing(self) -> None:
+        """No honest player signed two different intents for one counter and position, or
+        two different entries for one position (across restarts too)."""
+        for key, actions in self.signed_intents.items():
+            assert len(actions) == 1, f"seat {key[0]} signed {len(actions)} intents {key}"
+        for key, entries in self.signed_entries.items():
+            assert len(entries) == 1, f"seat {key[0]} signed {len(entries)} entries {key}"
 
     def _schedule_act(self, peer: Peer, now: int) -> None:
         if self.bots:
@@ -295,7 +321,8 @@ class Sim:
         keep = max(0, peer.log.seq - kill.journal_lag)
         certified = [s for s in peer.log.certified() if s <= keep]
         journal = peer.log.transcript(max(certified))
-        peer.journal = (journal, peer.log.signed_entry)  # type: ignore[attr-defined]
+        signed = None if kill.power_cut else peer.log.signed_entry
+        peer.journal = (journal, signed)  # type: ignore[attr-defined]
         peer.alive = False
         peer.incarnation += 1
         for other in self.peers:

@@ -6,6 +6,8 @@ position (docs/protocol.md §10.8)."""
 from __future__ import annotations
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from p2p_durak import engine
 from p2p_durak.engine import CHANCE
@@ -17,8 +19,9 @@ from p2p_durak.protocol.log_effects import Committed, Halted, Rejected, SendTo
 from p2p_durak.protocol.messages import Entry
 from p2p_durak.protocol.transcript import Transcript
 
-from .netsim import IDENTITIES, TEST_CONFIG, Plan, Sim
+from .netsim import IDENTITIES, TEST_CONFIG, Kill, Plan, Sim
 from .race import GAME, race_deck
+from .test_log_faults import run_and_check
 from .test_log_units import Wire, is_intent_to, race_logs, throw
 
 
@@ -91,3 +94,34 @@ def test_a_sequencer_that_lost_its_first_entry_learns_it_before_it_orders() -> N
     commits = {c.data for seat in range(3) for c in wire.of(seat, Committed)}
     assert len(commits) == 1
 
+
+
+@st.composite
+def power_cut_plans(draw: st.DrawFn) -> tuple[int, Plan]:
+    n = draw(st.integers(2, 5), label="players")
+    kills = draw(st.lists(
+        st.builds(Kill, at_ms=st.integers(0, 2_000), seat=st.integers(0, n - 1),
+                  down_ms=st.integers(1, 1_500), journal_lag=st.integers(0, 30),
+                  power_cut=st.just(True)),
+        min_size=1, max_size=2,
+    ), label="kills")
+    plan = Plan(
+        seed=draw(st.integers(0, 1 << 16), label="seed"),
+        drop=draw(st.sampled_from([0.0, 0.05]), label="drop"),
+        max_delay_ms=draw(st.sampled_from([0, 3, 30]), label="delay"),
+        think_ms=draw(st.sampled_from([0, 15, 150]), label="think"),
+        kills=tuple(kills),
+    )
+    return n, plan
+
+
+@settings(derandomize=True, max_examples=25, deadline=None,
+          suppress_health_check=[HealthCheck.too_slow])
+@given(power_cut_plans())
+def test_power_cuts_never_make_a_player_sign_twice(case: tuple[int, Plan]) -> None:
+    """Players lose power (the journal lags and lost the entry they signed last) at random
+    moments, bots choose afresh after the restart: nobody halts, the honest logs agree, and
+    no player ever signed two intents with one counter for one position, or two entries for
+    one position."""
+    sim = run_and_check(*case)
+    sim.check_no_double_signing()
