@@ -547,11 +547,13 @@ class GameRunner:
         """Name a peer that sends old messages again; True if the message may be an honest
         late retransmission instead (the log drops it; we do not call that a fault).
 
-        An honest peer is never more than one position behind us (we commit nothing it has not
-        acked), and it sends only what belongs to its own next position: its ack and the entry
-        in flight (at or past our head), its pending intent (based on our head or the one
-        before). Anything older is a replay, or a message held up very long in the network;
-        the log ignores or drops it harmlessly, and we say who sent it."""
+        A peer whose ack of our head we hold is not behind us, and it sends only what belongs
+        to its own next position: its ack and the entry in flight (at or past our head), its
+        pending intent (based on our head or the one before). An older entry or ack from it is
+        a replay, or a message held up very long in the network; the log ignores or drops it
+        harmlessly, and we say who sent it. A peer whose ack we did not wait for (one that left
+        the table: it still follows the game) may honestly lag behind: its old messages are
+        late, not replays."""
         message = item.message
         if not isinstance(message, Envelope) or self.log.halted is not None:
             return False
@@ -560,6 +562,8 @@ class GameRunner:
         if isinstance(payload, Entry):
             self._note_ordered(payload)
         if isinstance(payload, Entry | Ack) and 0 < payload.seq < head:
+            if not self.log.acked_past(item.party, payload.seq):
+                return True
             what = type(payload).__name__.lower()
             self._note(item.party, "replay", f"sent an old {what} of position {payload.seq} "
                        f"(committed here up to {head})")

@@ -130,7 +130,8 @@ async def test_with_two_at_the_table_the_leaver_concedes(
     assert len(results) == 1
 
 
-@pytest.mark.parametrize(("preset", "leaves"), [("krugovoy", True), ("oborotny", False)])
+@pytest.mark.parametrize(("preset", "leaves"), [("krugovoy", True), ("oborotny", False),
+                                              ("veryu_ne_veryu", True)])
 async def test_a_leave_in_variants_that_move_or_hide_the_hands(
         preset: str, leaves: bool, tmp_path: Path,
         autojump_clock: trio.testing.MockClock) -> None:
