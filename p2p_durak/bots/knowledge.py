@@ -75,12 +75,15 @@ class Knowledge:
         if s == self.seat or s == CHANCE:
             return
         trumps = trump_mask(game, claim_suit(before, s))  # двухкозырной: his own suit
-        if action.kind in (CLAIM, NO_TRUMP) and len(before.claims) >= len(game.claim_seats) \
+        # a round after the first: counted over the claiming seats (с болваном's dummy never
+        # claims, so `n_players` would be one too many)
+        later_round = len(before.claims) >= len(game.claim_seats)
+        if action.kind in (CLAIM, NO_TRUMP) and later_round \
                 and claim_round(before).round == LOWEST_ROUND:
             # SP5's lowest-card round: he shows his lowest card of any suit (none: no card of
             # rank at all)
             trumps = sum(1 << c for c, rank in enumerate(game.rank) if rank >= 0)
-        if action.kind == NO_TRUMP and len(before.claims) >= game.n_players \
+        if action.kind == NO_TRUMP and later_round \
                 and claim_round(before).round == JOKER_ROUND:
             # щелковский's last tie-break round: "no joker"
             self._narrow(s, HARD, sum(1 << c for c, f in enumerate(game.deck.faces)
