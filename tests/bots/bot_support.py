@@ -13,6 +13,10 @@ from p2p_durak.engine.actions import deal
 from p2p_durak.engine.presets import get_preset
 from p2p_durak.engine.state import LEAD
 
+HARD_TEST = {"budget": 60.0, "iterations": 3, "endgame_nodes": 400}
+"""Iteration and node caps, not the clock, bound the hard bot in tests: reproducible, and as
+fast on a busy machine as on an idle one (the default is a second of wall clock a move)."""
+
 
 def podkidnoy(players: int = 2, dealer: int = 0) -> Game:
     return make_game(get_preset("app_podkidnoy").rules, players, dealer)

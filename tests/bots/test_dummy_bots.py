@@ -7,7 +7,7 @@ from __future__ import annotations
 import random
 
 import pytest
-from bot_support import play
+from bot_support import HARD_TEST, play
 
 from p2p_durak.bots.base import Bot
 from p2p_durak.bots.levels import LEVELS, MediumBot, RandomBot, make_bot
@@ -44,11 +44,11 @@ def _replay_dummy_throws(game_seed: int, seats: int, bots: list[Bot]) -> tuple[i
 
 @pytest.mark.parametrize("level", LEVELS)
 def test_every_level_plays_the_dummy_game_legally(level: str) -> None:
-    games = 1 if level == "hard" else 3
+    options = HARD_TEST if level == "hard" else {}
     total = 0
-    for g in range(games):
+    for g in range(3):
         seats = 3 + g % 2
-        bots = [make_bot(level, s, random.Random(100 * g + s)) for s in range(seats)]
+        bots = [make_bot(level, s, random.Random(100 * g + s), **options) for s in range(seats)]
         throws, at_controller = _replay_dummy_throws(g, seats, bots)
         total += throws
         if level != "random":

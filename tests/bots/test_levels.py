@@ -5,16 +5,13 @@ from __future__ import annotations
 import random
 
 import pytest
-from bot_support import game_for, play, podkidnoy, preset_tables
+from bot_support import HARD_TEST, game_for, play, podkidnoy, preset_tables
 
 from p2p_durak.bots.base import BotDesync
 from p2p_durak.bots.hard import HardBot
 from p2p_durak.bots.levels import LEVELS, EasyBot, MediumBot, RandomBot, make_bot
 from p2p_durak.bots.table import LocalTable
 from p2p_durak.engine import state_hash
-
-HARD_TEST = {"budget": 60.0, "iterations": 3, "endgame_nodes": 400}
-"""Iteration and node caps, not the clock, bound the hard bot in tests: reproducible."""
 
 
 @pytest.mark.parametrize(("level", "preset_id", "players"), [

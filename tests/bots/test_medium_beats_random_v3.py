@@ -6,7 +6,7 @@ from __future__ import annotations
 import random
 
 import pytest
-from bot_support import game_for, medium_vs_random, play
+from bot_support import HARD_TEST, game_for, medium_vs_random, play
 
 from p2p_durak.bots.levels import MediumBot, make_bot
 from p2p_durak.bots.table import LocalTable
@@ -38,7 +38,7 @@ def test_medium_beats_random_at_krugovoy() -> None:
 def test_every_level_plays_a_titled_korol_govno_game(level: str) -> None:
     """Король-говно's second game (the King names the trump, Говно leads) played to the end
     by every level, after a first game that gave the titles."""
-    options = {"budget": 60.0, "iterations": 3, "endgame_nodes": 400} if level == "hard" else {}
+    options = HARD_TEST if level == "hard" else {}
     first = game_for("app_korol_govno", 3, 1)
     bots = [make_bot(level, s, random.Random(s), **options) for s in range(3)]
     played = play(first, bots, seed=4)

@@ -7,10 +7,17 @@ Tests using ``make_lab`` are skipped, with the reason, where namespaces cannot b
 from __future__ import annotations
 
 import contextlib
+import os
 from collections.abc import Callable, Iterator
 
 import pytest
-from netns_harness import NetnsLab, lab_namespaces, netns_lab, netns_unavailable_reason
+from netns_harness import (
+    NAME_PREFIX,
+    NetnsLab,
+    lab_namespaces,
+    netns_lab,
+    netns_unavailable_reason,
+)
 
 
 @pytest.fixture
@@ -27,9 +34,16 @@ def make_lab() -> Iterator[Callable[[int], NetnsLab]]:
         yield build
 
 
+def _own_namespaces() -> set[str]:
+    # Only the labs of this process (their names carry its pid): other pytest-xdist workers and
+    # other people's test runs on the machine make and delete labs of their own meanwhile.
+    mine = f"{NAME_PREFIX}-{os.getpid()}-"
+    return {name for name in lab_namespaces() if name.startswith(mine)}
+
+
 @pytest.fixture
 def no_leaked_namespaces() -> Iterator[None]:
-    before = set(lab_namespaces())
+    before = _own_namespaces()
     yield
-    leaked = set(lab_namespaces()) - before
+    leaked = _own_namespaces() - before
     assert not leaked, f"namespaces left behind: {sorted(leaked)}"
