@@ -9,7 +9,7 @@ from __future__ import annotations
 import random
 
 import pytest
-from bot_support import play
+from bot_support import HARD_TEST, play
 
 from p2p_durak.bots.features import card_values
 from p2p_durak.bots.heuristic import heuristic_action
@@ -86,7 +86,7 @@ def test_the_defender_sends_back_what_he_cannot_beat_or_beats_dearest() -> None:
 @pytest.mark.parametrize("level", LEVELS)
 def test_each_level_plays_the_option_to_the_end(level: str) -> None:
     game = make_game(_rules(), 3, 1)
-    extra = {"budget": 60.0, "iterations": 3, "endgame_nodes": 400} if level == "hard" else {}
+    extra = HARD_TEST if level == "hard" else {}
     bots = [make_bot(level, s, random.Random(s), **extra) for s in range(3)]
     played = play(game, bots, seed=23)
     assert not played.aborted
