@@ -25,7 +25,7 @@ from p2p_durak.node.game import Player, Timing
 from p2p_durak.node.headless import HeadlessPlayer, Seat, summary
 from p2p_durak.node.players import BotPlayer
 from p2p_durak.node.session import HumanPlayer
-from p2p_durak.protocol.table import HandSeen, Moved, PartyLeft, TableMachine
+from p2p_durak.protocol.table import HandSeen, Moved, PartyLeft, Seated, TableMachine
 
 BY_BOUT = get_preset("s_bolvanom").rules.with_options(dummy_hand=DUMMY_BOUT_ATTACKER)
 
@@ -214,3 +214,25 @@ async def test_a_controller_who_leaves_hands_the_dummy_on(
     dummy = final.game.dummy
     assert final.controller != leaver_seat
     assert any(e.seat == dummy for e in after)  # the dummy played on under its new controller
+
+
+async def test_a_series_keeps_the_dummy_at_its_seat_over_the_network(
+        tmp_path: Path, autojump_clock: trio.testing.MockClock) -> None:
+    """A series of two games (docs/rules.md, s_bolvanom: «a series keeps the first game's
+    seat»): the second game deals the dummy at the same seat, its deal is shown to the new
+    dealer, and the series score never counts the dummy."""
+    players = [BotPlayer(level="easy", seed=30 + i, games=2) for i in range(3)]
+    nodes = await play_table(tmp_path, players, "s_bolvanom", seed=9)
+    tables = agreed_tables(nodes, 3)
+    table = tables[0]
+    assert table.game_number == 2
+    dummies = [e.game.dummy for e in table.history if isinstance(e, Seated) and e.game]
+    assert len(dummies) == 2
+    assert dummies[0] == dummies[1] >= 0
+    assert table.score.games == 2
+    assert table.score.duraks[dummies[0]] == 0
+    second = [e for e in table.history if isinstance(e, Seated) and e.game][1]
+    assert second.game is not None
+    dealer = next(t for t in tables if t.my_seat == second.game.dealer)
+    at = [i for i, e in enumerate(dealer.history) if isinstance(e, Seated)][1]
+    assert any(isinstance(e, HandSeen) and e.seat == dummies[0] for e in dealer.history[at:])
