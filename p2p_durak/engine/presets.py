@@ -14,6 +14,7 @@ from typing import Any
 from p2p_durak.engine.rules import (
     BLIND_PENALTY,
     CHALLENGE_RULES,
+    DUMMY_BOUT_ATTACKER,
     DUMMY_GAME_FIRST_ATTACKER,
     SWAP_TWO_RULES,
     RuleError,
@@ -21,7 +22,7 @@ from p2p_durak.engine.rules import (
     pending_knobs,
     validate,
 )
-from p2p_durak.engine.tables import THROWN_IN_ONLY
+from p2p_durak.engine.tables import STOCK_LEAD_FIRST_ONLY, THROWN_IN_ONLY
 
 APP = "001_c746c7bb87124419.txt"
 COMPENDIUM = "000_0a1bcdd496bc6662.txt"
@@ -696,7 +697,31 @@ _KRUGLY = (
                 (("pre_phase_params", (("ninth_card", "first_added"),
                                        ("on_stock_empty", "discard_leftovers"))),)),
 )
+_DUMMY_CONTROL = (
+    # с болваном: «болваном управляет первый ходящий» — the game's first attacker (the
+    # catalogue's `controller` choice), or each bout's attacker
+    TableChoice("dummy: first attacker", "болван: первый ходящий"),
+    TableChoice("dummy: bout's attacker", "болван: ходящий в кону",
+                (("dummy_hand", DUMMY_BOUT_ATTACKER),)),
+)
+_AFTER_CAPTURE = (
+    # наборный: after a capture the next card is compared like any other (the catalogue's
+    # reading (b)), or laid without comparing and the turn passes (reading (a))
+    TableChoice("after a capture: turn on", "после взятия: открывать дальше"),
+    TableChoice("after a capture: lay, pass", "после взятия: выложить, ход дальше",
+                (("pre_phase_params", (("after_capture", "seed_and_end"),)),)),
+)
+_STOCK_LEAD_SCOPE = (
+    # армянский: a lead from the stock opens any bout (the catalogue's reading), or only the
+    # game's first
+    TableChoice("stock lead: every bout", "ход с колоды: каждый кон"),
+    TableChoice("stock lead: first only", "ход с колоды: только первый",
+                (("extra", (STOCK_LEAD_FIRST_ONLY,)),)),
+)
 _OPTION_GROUPS: dict[str, tuple[tuple[TableChoice, ...], ...]] = {
+    "s_bolvanom": (_DUMMY_CONTROL,),
+    "naborny": (_AFTER_CAPTURE,),
+    "armyansky_1": (_STOCK_LEAD_SCOPE,),
     "krugly": (_KRUGLY,),
     "ochkovy": (_EVERY_BEAT,),
     "figurny": (_COUNT_ON_TAKE,),

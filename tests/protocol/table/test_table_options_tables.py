@@ -9,6 +9,8 @@ import pytest
 
 from p2p_durak import engine as eng
 from p2p_durak.engine.presets import get_preset
+from p2p_durak.engine.rules import DUMMY_BOUT_ATTACKER
+from p2p_durak.engine.tables import STOCK_LEAD_FIRST_ONLY
 from p2p_durak.protocol.table import AuditFinished, TableMachine
 
 from .test_table_machine import _rng, _run
@@ -26,6 +28,12 @@ OPTIONS: list[tuple[str, dict[str, Any], int]] = [
     ("krugly", {"pre_phase_params": (("ninth_card", "first_added"),)}, 3),
     ("krugly", {"pre_phase_params": (("ninth_card", "first_added"),
                                      ("on_stock_empty", "discard_leftovers"))}, 2),
+    # с болваном: each bout's attacker plays the dummy
+    ("s_bolvanom", {"dummy_hand": DUMMY_BOUT_ATTACKER}, 3),
+    # наборный: the card turned after a capture is laid without comparing (reading (a))
+    ("naborny", {"pre_phase_params": (("after_capture", "seed_and_end"),)}, 3),
+    # армянский: only the game's first lead may come from the stock
+    ("armyansky_1", {"extra": (STOCK_LEAD_FIRST_ONLY,)}, 2),
 ]
 
 
