@@ -814,8 +814,8 @@ class GameRunner:
             _, effects = self.log.submit(payload, self._now())
         except LocalProtocolError as exc:
             held = ""
-            if kind == "deck" and self._deck_sent is not None:
-                self._refused_step.refused(self._deck_sent, False, step_state(self.log.state))
+            if kind == "deck" and str(exc).startswith("refused"):  # not: pending, recovering
+                self._refused_step.refused(payload, False, step_state(self.log.state))
                 held = " (not sent again until the deck step changes)"
             self._note(None, "own", f"could not submit: {exc}{held}", fault=False)
             return []

@@ -16,6 +16,7 @@ from misbehaving_doubles import RunnerDoubleNode
 from table_harness import assert_same_committed_log, run_table
 
 from p2p_durak.node.game import GameRunner
+from p2p_durak.node.refused_steps import RefusedStep
 from p2p_durak.protocol import codec
 from p2p_durak.protocol.mental.messages import Tokens
 from p2p_durak.protocol.mental.proofs import Proof
@@ -74,3 +75,17 @@ async def test_a_deck_step_refused_for_good_is_not_sent_after_every_entry(
         # the table waited for the step it could accept, then the grace period ended it
         assert runner.verdict is not None
         assert f"party {party} ({table.fingerprint(BROKEN)}) did not answer" in runner.verdict
+
+
+def test_a_refused_step_is_held_back_while_its_reason_holds() -> None:
+    step = RefusedStep()
+    before, after = ("game 1", ("draw", "tokens", (0, 1), ())), ("game 1", ("draw", "tokens",
+                                                                          (0, 1), (0,)))
+    assert not step.held_back(b"tokens", before)  # nothing refused yet
+    step.refused(b"tokens", False, before)  # e.g. the step was not open yet
+    assert step.held_back(b"tokens", before)
+    assert not step.held_back(b"tokens", after)  # the step moved: it may be legal now
+    assert not step.held_back(b"other tokens", before)  # another message goes out
+    step.refused(b"tokens", True, before)  # a false proof: refused whatever the state
+    assert step.held_back(b"tokens", after)
+    assert not step.held_back(b"remade tokens", after)
