@@ -8,6 +8,7 @@ pending (`Preset.pending`) instead of pretending to work.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cache
 from itertools import product
 from typing import Any
 
@@ -741,16 +742,61 @@ def _option_groups(preset: Preset) -> tuple[tuple[TableChoice, ...], ...]:
     return groups
 
 
+_OWN_RULES = TableChoice("the preset's rules", "правила варианта")
+_FROM_UNDER_THE_DURAK = (
+    # SP17: под дурака (the app presets': the durak's right neighbour leads the next game) or
+    # из-под дурака (his left neighbour)
+    TableChoice("next game: durak's left leads", "потом: из-под дурака",
+                (("first_attacker_next_game", "iz_pod_durak"),)),
+)
+_NO_STOCK_REFUSED = (
+    # SP2: with no stock after the deal the last dealt card shows the trump, or such a table
+    # (6 × 6 = 36 cards) is not played
+    TableChoice("no stock left: not played", "без колоды: не играть",
+                (("trump_when_no_stock", "forbid"),)),
+)
+
+
+def _deals_out_the_deck(preset: Preset) -> bool:
+    """Whether some player count of the preset leaves no stock to turn the trump from (SP2),
+    and some other one does (a table of that option must remain playable)."""
+    forbid = preset.rules.with_options(trump_when_no_stock="forbid")
+    refused = 0
+    for n in preset.players:
+        try:
+            validate(forbid, n)
+        except RuleError as error:
+            refused += error.knob == "trump_when_no_stock"
+    return 0 < refused < len(preset.players)
+
+
+def _single_options(preset: Preset) -> tuple[TableChoice, ...]:
+    """Choices offered one at a time over the preset's own rules, not in every combination:
+    they apply to almost every preset, and the form shows a choice on one line of 80 columns,
+    which three or four names joined would not fit (`durak host --rule` combines any)."""
+    rules = preset.rules
+    out: tuple[TableChoice, ...] = ()
+    if rules.first_attacker_next_game == "pod_durak":
+        out += _FROM_UNDER_THE_DURAK
+    if (rules.trump_rule == "turned_under_stock" and rules.trump_when_no_stock != "forbid"
+            and _deals_out_the_deck(preset)):
+        out += _NO_STOCK_REFUSED
+    return out
+
+
+@cache
 def table_choices(preset_id: str) -> tuple[TableChoice, ...]:
-    """The rule choices a table of this preset may make — every combination of its options,
-    the preset's own first; empty when it offers none."""
-    groups = _option_groups(get_preset(preset_id))
-    if not groups:
-        return ()
-    return tuple(TableChoice(" · ".join(c.name_en for c in combo),
-                             " · ".join(c.name_ru for c in combo),
-                             tuple(item for c in combo for item in c.changes))
-                 for combo in product(*groups))
+    """The rule choices a table of this preset may make — every combination of its own
+    options (and SP5's), the preset's own first; then SP17's and SP2's, each alone over the
+    preset's rules; empty when it offers none."""
+    preset = get_preset(preset_id)
+    groups = _option_groups(preset) or ((_OWN_RULES,),)
+    combined = tuple(TableChoice(" · ".join(c.name_en for c in combo),
+                                 " · ".join(c.name_ru for c in combo),
+                                 tuple(item for c in combo for item in c.changes))
+                     for combo in product(*groups))
+    single = _single_options(preset)
+    return combined + single if len(combined) > 1 or single else ()
 
 
 DEFAULT_PRESET = "app_podkidnoy"

@@ -203,14 +203,19 @@ async def test_the_form_offers_the_presets_rule_choices() -> None:
         rules = controller.form.options(controller.base).rules()
         assert rules.over_limit_policy == "defender_chooses"
         assert rules.first_attacker_fallback == "lot"
-        await keys("right", "right")  # round to the preset's own
+        screen = await keys("right", "right")
+        assert "next game: durak's left leads" in screen  # SP17's, alone
+        assert controller.form.options(controller.base).rules() == \
+            get_preset("shchelkovsky").rules.with_options(first_attacker_next_game="iz_pod_durak")
+        await keys("right")  # round to the preset's own
         assert controller.form.options(controller.base).rules() == \
             get_preset("shchelkovsky").rules
         controller.form.focus = FIELDS.index("preset")
         screen = await keys("right")  # another preset: its own rules and choices
         assert controller.form.choice_index == 0
         assert "Rule option" in screen
-        controller.form.select_preset("beskozyrny")  # no trump to claim: no choice
+        # с пар: no trump claim, its own next-game rule, no full deal of five cards: no choice
+        controller.form.select_preset("s_par")
         screen = await keys("left", "right")
         assert "—" in screen
         nursery.cancel_scope.cancel()

@@ -106,5 +106,5 @@ def test_every_table_choice_of_every_preset_is_playable() -> None:
             validate(preset.rules.with_options(**dict(choice.changes)), preset.players[0])
             offered += ("first_attacker_fallback", "lowest_card") in choice.changes
     assert offered > 30
-    assert len(table_choices("shchelkovsky")) == 4
-    assert table_choices("beskozyrny") == ()
+    assert len(table_choices("shchelkovsky")) == 5  # 2 × 2, and SP17's alone
+    assert table_choices("s_par") == ()
