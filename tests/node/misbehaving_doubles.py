@@ -259,11 +259,12 @@ class ReplayingPlayer(DelayedMovePlayer):
 
 
 class IllegalMovePlayer(DelayedMovePlayer):
-    """Tries each of `kinds` once, one per turn, on the first turn where it fits (in the order
-    given when several fit; which turns come depends on how the game runs): "not in hand"
-    (throws in a card it does not hold, opening one of its own slots), "out of turn" (leads
-    while it is not its turn: done from `update`), "does not beat" (covers an attack with a
-    card that cannot)."""
+    """Tries each of `kinds` once, one per turn, at the first chance the game surely gives it
+    (in the order given when several fit): "not in hand" (leads, or throws in, a card it does not
+    hold, opening one of its own slots: every seat leads or may throw in early in a game, while
+    a throw-in alone may never come its way), "out of turn" (leads while another seat is to
+    lead: done from `update`, only where the rules refuse it for exactly that reason), "does not
+    beat" (covers an attack with a card that cannot)."""
 
     def __init__(self, nursery: trio.Nursery, *, seed: int, kinds: tuple[str, ...]) -> None:
         super().__init__(nursery, seed=seed)
@@ -280,6 +281,13 @@ class IllegalMovePlayer(DelayedMovePlayer):
             return
         slot = my_slots(table)[0]
         action = eng.Action(A.LEAD, table.my_seat, (card_in(table, slot),))
+        try:
+            eng.apply(table.state, action)
+        except eng.IllegalAction as refused:
+            if refused.reason is not eng.Reason.NOT_YOUR_TURN:
+                return  # refused for another reason (the phase): not this cheat
+        else:
+            return  # legal after all: not a cheat
         await runner.mesh.broadcast(raw_intent(runner, move_payload(table, action, [slot])))
         self._done("out of turn")
 
@@ -289,8 +297,8 @@ class IllegalMovePlayer(DelayedMovePlayer):
         assert table.state is not None
         for kind in self.todo:
             payload: bytes | None = None
-            if kind == "not in hand" and any(a.kind == A.THROW for a in turn.legal):
-                payload = self._not_in_hand(table)
+            if kind == "not in hand":
+                payload = self._not_in_hand(table, turn)
             elif kind == "does not beat" and any(a.kind == A.BEAT for a in turn.legal):
                 payload = self._not_beating(table, turn)
             if payload is not None:
@@ -303,37 +311,42 @@ class IllegalMovePlayer(DelayedMovePlayer):
         self.todo.remove(kind)
         self.cheated.append(kind)
 
-    def _not_in_hand(self, table: TableMachine) -> bytes | None:
-        """Throw in a card of a rank on the table that this seat does not hold (the defender
-        orders it: it is not the cheat's own log that must take it), opening a slot of its own,
-        which holds another card."""
+    def _not_in_hand(self, table: TableMachine, turn: Turn) -> bytes | None:
+        """Lead, or throw in, a card this seat does not hold (of a rank on the table for a
+        throw-in; the defender orders one: it is not the cheat's own log that must take it),
+        opening a slot of its own, which holds another card."""
         state = table.state
         assert state is not None
+        kind = next((a.kind for a in turn.legal if a.kind in (A.LEAD, A.THROW)), None)
+        if kind is None:
+            return None
         game = state.game
         seen = {card_in(table, s) for s in my_slots(table)} | set(state.table)
         seen |= set(eng.cards_of(state.discard)) | {c for c in state.covers if c >= 0}
         ranks = {game.rank[c] for c in state.table} | {game.rank[c] for c in state.covers
                                                        if c >= 0}
         other = next((c for c in range(table.n_cards)
-                      if c not in seen and game.rank[c] in ranks), None)
+                      if c not in seen and (kind == A.LEAD or game.rank[c] in ranks)), None)
         if other is None:
             return None
-        action = eng.Action(A.THROW, table.my_seat, (other,))
+        action = eng.Action(kind, table.my_seat, (other,))
         return move_payload(table, action, my_slots(table)[:1])
 
     def _not_beating(self, table: TableMachine, turn: Turn) -> bytes | None:
         state = table.state
         assert state is not None
-        target = next(a.target for a in turn.legal if a.kind == A.BEAT)
-        for slot in my_slots(table):
-            card = card_in(table, slot)
-            action = eng.Action(A.BEAT, table.my_seat, (card,), target)
-            if action in turn.legal:
-                continue
-            try:
-                eng.apply(state, action)
-            except eng.IllegalAction:
-                return move_payload(table, action, [slot])
+        targets = dict.fromkeys(a.target for a in turn.legal if a.kind == A.BEAT)
+        for target in targets:  # any attack card one of its cards cannot beat
+            for slot in my_slots(table):
+                card = card_in(table, slot)
+                action = eng.Action(A.BEAT, table.my_seat, (card,), target)
+                if action in turn.legal:
+                    continue
+                try:
+                    eng.apply(state, action)
+                except eng.IllegalAction as refused:
+                    if refused.reason is eng.Reason.DOES_NOT_BEAT:
+                        return move_payload(table, action, [slot])
         return None
 
 
