@@ -101,7 +101,7 @@ CATALOGUE: dict[str, tuple[str, str]] = {
     "locked_n": ("+{n} locked", "+{n} закрыто"),
     "bot": ("bot", "бот"),
     # с болваном: the dummy's seat, its controller and its hand row
-    "dummy": ("the dummy", "болван"),
+    "dummy": ("Dummy", "Болван"),
     "dummy.seat": ("Dummy ({who})", "Болван ({who})"),  # short: the seats list's name cell
     "dummy.by": ("{who} plays", "играет {who}"),
     "dummy.hand": ("The dummy's hand", "Карты болвана"),

@@ -56,6 +56,7 @@ from p2p_durak.engine.seats import acting_party
 from p2p_durak.engine.state import DEAL, DEAL_SIXES, REVEAL_TRUMP
 from p2p_durak.node import offload
 from p2p_durak.node.api import LogLine, SeatInfo, TableSnapshot
+from p2p_durak.node.narrate import dummy_name
 
 TIMER_POLICIES = ("bot", "lose")
 
@@ -180,7 +181,7 @@ class LocalSession:
 
     def _seat_name(self, seat: int) -> str:
         if seat == self._dummy:
-            return "the dummy"
+            return dummy_name("en")
         player = seat - (0 <= self._dummy < seat)  # с болваном: players past the dummy's seat
         if self.setup.names:
             return self.setup.names[player]

@@ -132,7 +132,7 @@ class Narrator:
 
 def dummy_name(lang: str) -> str:
     """с болваном: how the dummy's seat is named wherever a player's name would stand."""
-    return _t(lang, "the dummy", "болван")
+    return _t(lang, "Dummy", "Болван")
 
 
 def seat_names(seat_of_party: Sequence[int], party_names: Sequence[str], dummy: int,

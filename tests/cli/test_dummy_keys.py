@@ -152,9 +152,9 @@ def test_another_player_plays_the_dummy_and_it_is_named_as_no_player() -> None:
     cards = CardText(full.game, "en", False)
     thrown = E.ThrewIn(dummy, 0)
     assert EventText(Messages("en"), cards, snap.seats, 0)(thrown) == (
-        f"the dummy throws {cards(0)}")
+        f"Dummy throws {cards(0)}")
     russian = EventText(Messages("ru"), CardText(full.game, "ru", False), snap.seats, 0)
-    assert (russian(thrown) or "").startswith("болван подкидывает")
+    assert (russian(thrown) or "").startswith("Болван подкидывает")
 
 
 def test_the_help_lists_the_dummy_key_for_its_rules_only() -> None:

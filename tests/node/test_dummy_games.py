@@ -68,12 +68,12 @@ async def test_bots_play_the_dummy_game_over_the_network(
     # the narration and the event log name the dummy as no player, and count players only
     text = out.getvalue()
     assert "seats drawn: " in text
-    assert "the dummy" in text
+    assert "Dummy" in text
     seated = [line for line in text.splitlines() if "seats drawn: " in line]
-    assert all(line.count("the dummy") == 1 for line in seated)
+    assert all(line.count("Dummy") == 1 for line in seated)
     series = [line for line in text.splitlines() if "series after 1 game(s)" in line]
     assert series  # the table stops after the game: the score is told
-    assert all("the dummy" not in line and line.count(";") == n - 1 for line in series)
+    assert all("Dummy" not in line and line.count(";") == n - 1 for line in series)
     outcome = summary([Seat(node, "easy", node.runner.log.state) for node in nodes
                        if node.runner is not None])
     assert outcome["dummy"] == dummy

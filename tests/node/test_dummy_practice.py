@@ -118,7 +118,7 @@ async def test_a_series_keeps_the_dummy_at_its_seat(autojump_clock: trio.abc.Clo
 def test_names_are_given_per_player_not_for_the_dummy() -> None:
     session = LocalSession(_setup(4, 8, names=("Ann", "Bob", "Cid")))
     names = [s.name for s in session.seats]
-    assert names.count("the dummy") == 1
-    assert [n for n in names if n != "the dummy"] == ["Ann", "Bob", "Cid"]
+    assert names.count("Dummy") == 1
+    assert [n for n in names if n != "Dummy"] == ["Ann", "Bob", "Cid"]
     with pytest.raises(ValueError, match="3 players need 3 names"):
         _setup(4, 8, names=("Ann", "Bob", "Cid", "Dan")).check()
