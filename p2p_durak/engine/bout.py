@@ -1129,8 +1129,9 @@ def next_controller(t: GameTables, controller: int, attacker: int, out: int) -> 
     """с болваном, who plays the dummy's cards in the next bout: the bout's attacker
     (`bout_attacker`), or the game's first attacker until he goes out, then the next player
     still in clockwise (the catalogue's resolution; the text is silent)."""
-    if t.dummy_by_bout:
+    if t.dummy_by_bout and attacker != t.dummy:
         return attacker
+    # the dummy attacks (the agreed variant): its controller keeps its cards for the bout
     if (out >> controller) & 1:
         return next_active_of(t.n_players, out | t.dummy_bit, controller, 1)
     return controller
@@ -1249,7 +1250,7 @@ def close_bout(t: GameTables, rank: tuple[int, ...], hands: list[int], hidden: l
                     ev.append(E.PlayerOut(seat))
     bout += 1
     if t.dummy >= 0:
-        result = dummy_result(t, out, held_before, finish, defender, took, ev)
+        result = dummy_result(t, out, held_before, finish, defender, took, table_by, ev)
     else:
         result = _result(t, rank, out, held_before, finish, table, table_by, tally, ev)
     if result is None and bout >= t.bout_cap:
@@ -1264,7 +1265,7 @@ def close_bout(t: GameTables, rank: tuple[int, ...], hands: list[int], hidden: l
         rotate_hands(t.n_players, hands, hidden, out, ev)
     # after a take the taker's left neighbour leads; after a defence the defender (круглый:
     # the attacker's left neighbour, whatever happened)
-    skip = out | t.dummy_bit  # с болваном: the dummy never attacks
+    skip = out | t.dummy_skip  # с болваном: the dummy never attacks (unless agreed)
     if t.next_by_attacker & (2 if took else 1):
         attacker = next_active_of(t.n_players, skip, attacker, 1)
     else:
@@ -1384,21 +1385,27 @@ def _result(t: GameTables, rank: tuple[int, ...], out: int, held_before: int,
 
 
 def dummy_result(t: GameTables, out: int, held_before: int, finish: tuple[int, ...],
-                 defender: int, took: bool, ev: EventSink) -> Result | None:
+                 defender: int, took: bool, table_by: Sequence[int],
+                 ev: EventSink) -> Result | None:
     """с болваном, the result: «Болван не может быть "дураком"». The game ends when at most one
     player holds cards, whatever the dummy holds; the one left is the durak. «Если последним
     игроком, у которого остались карты становится болван, то "дураком" считается игрок,
     который избавился от всех своих карт перед болваном»: when no player holds cards but the
     dummy does, the durak is the player whose hand emptied last — the defender of the final
     bout, who beat its last card (nobody took: a taker would still hold cards). If the dummy
-    is out too, nobody holds cards: a draw (SP16)."""
+    is out too, nobody holds cards: a draw (SP16). When the dummy attacks and defends (the
+    agreed variant) and defends that bout, the players went out laying cards on it: the one
+    whose last card came last emptied his hand last."""
     left = tuple(s for s in range(t.n_players) if not ((out | t.dummy_bit) >> s) & 1)
     if len(left) > 1:
         return None
     durak = left
-    if not left and not (out >> t.dummy) & 1 and not took and (
-            (out & ~held_before) >> defender) & 1:
-        durak = (defender,)
+    gone = out & ~held_before
+    if not left and not (out >> t.dummy) & 1:
+        if defender == t.dummy:
+            durak = next(((seat,) for seat in reversed(table_by) if (gone >> seat) & 1), ())
+        elif not took and (gone >> defender) & 1:
+            durak = (defender,)
     if ev is not None:
         ev.append(E.GameOver(durak, not durak, 0))
     return Result(durak, not durak, 0, finish)

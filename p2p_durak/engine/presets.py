@@ -17,6 +17,8 @@ from p2p_durak.engine.rules import (
     CHALLENGE_RULES,
     DUMMY_BOUT_ATTACKER,
     DUMMY_GAME_FIRST_ATTACKER,
+    DUMMY_PLAYS_BOUT_ATTACKER,
+    DUMMY_PLAYS_GAME_FIRST_ATTACKER,
     SWAP_TWO_RULES,
     RuleError,
     RuleSet,
@@ -704,6 +706,12 @@ _DUMMY_CONTROL = (
     TableChoice("dummy: first attacker", "болван: первый ходящий"),
     TableChoice("dummy: bout's attacker", "болван: ходящий в кону",
                 (("dummy_hand", DUMMY_BOUT_ATTACKER),)),
+    # «возможен вариант игры, когда по согласованию между игроками болван имеет право это
+    # делать» (ходить и отбиваться), with either controller
+    TableChoice("dummy plays: 1st attacker", "болван играет: 1-й ходящий",
+                (("dummy_hand", DUMMY_PLAYS_GAME_FIRST_ATTACKER),)),
+    TableChoice("dummy plays: bout leader", "болван играет: ходящий кона",
+                (("dummy_hand", DUMMY_PLAYS_BOUT_ATTACKER),)),
 )
 _AFTER_CAPTURE = (
     # наборный: after a capture the next card is compared like any other (the catalogue's

@@ -237,6 +237,13 @@ BLIND_PENALTY_FROM_ATTACKER: Overlay = (("next_attacker_after_penalty", "left_of
 # game's first attacker (the literal default) or each bout's attacker
 DUMMY_GAME_FIRST_ATTACKER: Overlay = (("controller", "game_first_attacker"),)
 DUMMY_BOUT_ATTACKER: Overlay = (("controller", "bout_attacker"),)
+# «Болван не имеет права ходить и отбиваться, но возможен вариант игры, когда по согласованию
+# между игроками болван имеет право это делать»: the agreed variant (the catalogue's
+# `can_attack_defend: true`), with either controller; the two overlays above keep it false
+DUMMY_PLAYS_GAME_FIRST_ATTACKER: Overlay = (("can_attack_defend", "true"),
+                                            ("controller", "game_first_attacker"))
+DUMMY_PLAYS_BOUT_ATTACKER: Overlay = (("can_attack_defend", "true"),
+                                      ("controller", "bout_attacker"))
 
 # верю не верю's doubt: the catalogue's recommendation for the sub-knobs that are a table's
 # choice. The others have one value, the engine's only behaviour, and are not encoded (the
@@ -356,7 +363,8 @@ IMPLEMENTED: dict[str, frozenset[Any]] = {
     "pre_defence_exchange": frozenset({"off", "swap_two"}),
     "swap_two": _SWAP_TWO_CHOICES,
     "pokerny_showdown": frozenset({"off"}),
-    "dummy_hand": frozenset({(), DUMMY_GAME_FIRST_ATTACKER, DUMMY_BOUT_ATTACKER}),
+    "dummy_hand": frozenset({(), DUMMY_GAME_FIRST_ATTACKER, DUMMY_BOUT_ATTACKER,
+                             DUMMY_PLAYS_GAME_FIRST_ATTACKER, DUMMY_PLAYS_BOUT_ATTACKER}),
     "challenge": _challenge_overlays(),
     "invalid_play_penalty": frozenset({(), BLIND_PENALTY, BLIND_PENALTY_FROM_ATTACKER}),
     "counter": frozenset({"none", "beaten_cards", "figures_beaten", "pogony_pairs"}),

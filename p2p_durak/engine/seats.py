@@ -29,14 +29,14 @@ def defender_for(t: GameTables, out: int, attacker: int) -> int:
     """Whom `attacker` attacks: the next active opponent or the next active seat."""
     if t.attack_next_opponent:
         return next_opponent_of(t, out, attacker)
-    return next_active_of(t.n_players, out | t.dummy_bit, attacker, 1)
+    return next_active_of(t.n_players, out | t.dummy_skip, attacker, 1)
 
 
 def transfer_target_of(t: GameTables, out: int, defender: int) -> int:
     """Whom a transfer by `defender` passes the attack to."""
     if t.transfer_next_opponent:
         return next_opponent_of(t, out, defender)
-    return next_active_of(t.n_players, out | t.dummy_bit, defender, 1)
+    return next_active_of(t.n_players, out | t.dummy_skip, defender, 1)
 
 
 def next_active(state: State, seat: int, direction: int) -> int:

@@ -112,6 +112,7 @@ class GameTables:
         "dummy",
         "dummy_bit",
         "dummy_by_bout",
+        "dummy_skip",
         "exchange",
         "exchange_return",
         "face_down",
@@ -304,7 +305,12 @@ class GameTables:
         self.chain_pass: bool = rules.take_rule == "chain_pass"
         self.dummy: int = dummy
         self.dummy_bit: int = 1 << dummy if dummy >= 0 else 0
-        self.dummy_by_bout: bool = rules.dummy_hand == (("controller", "bout_attacker"),)
+        self.dummy_by_bout: bool = ("controller", "bout_attacker") in rules.dummy_hand
+        # the seats every attacker and defender choice passes over: the dummy's, unless the
+        # table agreed that it attacks and defends («по согласованию между игроками болван
+        # имеет право это делать»)
+        self.dummy_skip: int = 0 if ("can_attack_defend", "true") in rules.dummy_hand \
+            else self.dummy_bit
         # верю не верю: covers are laid face down (any card: a bluff stands unless doubted),
         # their ranks are not thrown in to, and a non-defender may doubt one
         self.face_down: bool = rules.defence_visibility == "face_down_challengeable"

@@ -98,7 +98,7 @@ def on_leave(state: State, action: Action, ev: EventSink) -> State:
     attacker = state.attacker
     t = state.game.tables
     if attacker == seat:
-        attacker = next_active_of(n, out | t.dummy_bit, seat, 1)
+        attacker = next_active_of(n, out | t.dummy_skip, seat, 1)
     defender = defender_for(t, out, attacker)
     if t.dummy >= 0:
         # с болваном: a controller who leaves hands the dummy on (bout_attacker: the attacker)

@@ -45,6 +45,7 @@ from p2p_durak.engine import (
 from p2p_durak.engine import actions as A
 from p2p_durak.engine import events as E
 from p2p_durak.engine.presets import get_preset, working_presets
+from p2p_durak.engine.rules import DUMMY_PLAYS_BOUT_ATTACKER, DUMMY_PLAYS_GAME_FIRST_ATTACKER
 
 CASES = [(p.id, n) for p in working_presets() for n in p.players]
 MAX_ACTIONS = 5_000  # random games end in a few hundred actions; more means a loop
@@ -380,6 +381,19 @@ def test_korolevskys_any_ace_keeps_every_invariant(n_players: int, data: st.Data
     """королевский's table option `lowest_rank_only_by_ace: any_ace` (the catalogue:
     «`any_ace` is the alternative»)."""
     rules = get_preset("korolevsky").rules.with_options(lowest_rank_only_by_ace="any_ace")
+    _check_random_game(rules, n_players, data)
+
+
+@pytest.mark.parametrize(("overlay", "n_players"), [
+    (DUMMY_PLAYS_GAME_FIRST_ATTACKER, 3), (DUMMY_PLAYS_GAME_FIRST_ATTACKER, 5),
+    (DUMMY_PLAYS_BOUT_ATTACKER, 4)])
+@PROPERTY_SETTINGS
+@given(data=st.data())
+def test_a_dummy_that_attacks_and_defends_keeps_every_invariant(
+        overlay: tuple[tuple[str, str], ...], n_players: int, data: st.DataObject) -> None:
+    """с болваном's table option `can_attack_defend: true` (000_0a1bcdd496bc6662.txt: «возможен
+    вариант игры, когда по согласованию между игроками болван имеет право это делать»)."""
+    rules = get_preset("s_bolvanom").rules.with_options(dummy_hand=overlay)
     _check_random_game(rules, n_players, data)
 
 
