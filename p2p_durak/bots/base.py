@@ -31,7 +31,7 @@ from p2p_durak.engine import (
     state_hash,
     step,
 )
-from p2p_durak.engine.actions import pass_
+from p2p_durak.engine.actions import PASS, THROW, pass_
 from p2p_durak.engine.state import BOUT, LEAD
 
 
@@ -114,7 +114,7 @@ class Bot:
             # The defender still has cards to answer: a pass holds only until the table
             # changes, so passing now is waiting, and throwing after the beat sees more.
             return pass_(self.seat)
-        if self.seat == own.game.dummy and self.plays_dummy:
+        if self.seat == own.game.dummy and self.plays_dummy and throws_only(options):
             return dummy_action(own, self.seat, options)
         self.deliberated = True
         if own.phase == LEAD and not own.stock:
@@ -147,7 +147,18 @@ class Bot:
             return pass_(dummy)  # (as for its own seat: throwing after the beat sees more)
         if not self.plays_dummy:
             return options[self.rng.randrange(len(options))]
+        if not throws_only(options):
+            # the agreed variant («по согласованию между игроками болван имеет право» ходить и
+            # отбиваться): the dummy leads or defends, played by this bot's own policy on the
+            # dummy's cards, which the controller sees
+            self.deliberated = True
+            return self.decide_dummy(own, dummy, options)
         return dummy_action(own, dummy, options)
+
+    def decide_dummy(self, view: State, dummy: int, options: tuple[Action, ...]) -> Action:
+        """The dummy's lead or defence (the agreed variant) by this level's policy; a level
+        without one plays at random."""
+        return options[self.rng.randrange(len(options))]
 
     @property
     def view(self) -> State:
@@ -165,6 +176,12 @@ class Bot:
 
     def decide(self, view: State, options: tuple[Action, ...]) -> Action:
         raise NotImplementedError
+
+
+def throws_only(options: Sequence[Action]) -> bool:
+    """Whether a seat's options are a thrower's (throw-ins and a pass), not a lead or a
+    defence."""
+    return all(a.kind in (THROW, PASS) for a in options)
 
 
 def waiting_thrower(state: State, seat: int) -> bool:

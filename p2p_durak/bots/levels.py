@@ -37,6 +37,9 @@ class EasyBot(Bot):
     def decide(self, view: State, options: tuple[Action, ...]) -> Action:
         return heuristic_action(view, self.seat, options, None, EASY)
 
+    def decide_dummy(self, view: State, dummy: int, options: tuple[Action, ...]) -> Action:
+        return heuristic_action(view, dummy, options, None, EASY)
+
 
 class MemoryBot(Bot):
     """A bot with card accounting: a `Knowledge` model fed by every public action."""
@@ -54,6 +57,11 @@ class MemoryBot(Bot):
     def learn_hand(self, seat: int, cards: Sequence[int]) -> None:
         super().learn_hand(seat, cards)
         self.memory.shown(seat, cards)
+
+    def decide_dummy(self, view: State, dummy: int, options: tuple[Action, ...]) -> Action:
+        # (the hard bot too: its search is for its own seat; the dummy's moves follow the
+        # heuristic with this bot's card accounting)
+        return heuristic_action(view, dummy, options, self.memory.possible(view), MEDIUM)
 
     @property
     def memory(self) -> Knowledge:

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from engine_support import Table
 
-from p2p_durak.engine import legal_actions, to_act
 from p2p_durak.engine import actions as A
+from p2p_durak.engine import legal_actions, to_act
 from p2p_durak.engine.playout import random_playout
 from p2p_durak.engine.presets import get_preset
 from p2p_durak.engine.rules import (

@@ -81,7 +81,8 @@ def test_a_game_where_the_dummy_attacks_and_defends_agrees_and_audits_clean(
     for m in machines:
         assert m.audit == AuditFinished(())
     final = states[0]
-    assert final is not None and final.result is not None
+    assert final is not None
+    assert final.result is not None
     assert final.game.dummy not in final.result.durak
     assert A.LEAD in dummy_kinds
     assert dummy_kinds & {A.BEAT, A.TAKE}
