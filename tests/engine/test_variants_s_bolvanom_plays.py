@@ -8,6 +8,7 @@ dummy, 2 and 3 are players."""
 from __future__ import annotations
 
 from engine_support import Table
+from test_variants_s_bolvanom import endgame
 
 from p2p_durak.engine import actions as A
 from p2p_durak.engine import legal_actions, to_act
@@ -18,7 +19,7 @@ from p2p_durak.engine.rules import (
     DUMMY_PLAYS_BOUT_ATTACKER,
     DUMMY_PLAYS_GAME_FIRST_ATTACKER,
 )
-from p2p_durak.engine.seats import acting_party, defender_for
+from p2p_durak.engine.seats import acting_party
 from p2p_durak.engine.setup import make_game, new_game
 from p2p_durak.engine.state import Phase
 
@@ -85,19 +86,6 @@ def test_a_dummy_attacking_keeps_its_controller_under_bout_attacker() -> None:
     t.do("0 lead 6♣", "1 beat 8♣ on 6♣")
     pass_all(t)
     assert (t.state.attacker, t.state.controller) == (DUMMY, 0)
-
-
-def endgame(t: Table, hands: list[str], *, attacker: int, out: tuple[int, ...]) -> None:
-    g = t.game
-    masks = tuple(sum(1 << c for c in t.cs(h)) if h else 0 for h in hands)
-    held = 0
-    for mask in masks:
-        held |= mask
-    out_mask = sum(1 << s for s in out)
-    t.state = t.state._replace(
-        hands=masks, stock=(), discard=g.all_cards & ~held, out=out_mask, finish=out,
-        attacker=attacker, defender=defender_for(g.tables, out_mask, attacker),
-        actors=g.tables.solo[attacker])
 
 
 def test_the_dummy_left_holding_cards_after_defending_makes_the_last_thrower_the_durak() -> None:
