@@ -214,6 +214,11 @@ CATALOGUE: dict[str, tuple[str, str]] = {
     "prompt.wait": ("", ""),
     "prompt.dummy": ("The dummy's turn: throw in one of its cards, or P: it passes",
                      "Очередь болвана: подкиньте его карту или P — пас"),
+    # (with the table option can_attack_defend the dummy leads and defends too)
+    "prompt.dummy_lead": ("The dummy leads: play one of its cards",
+                          "Ход болвана: сходите его картой"),
+    "prompt.dummy_defend": ("The dummy defends: beat with one of its cards (B), or T: it takes",
+                            "Болван отбивается: побейте его картой (B) или T — берёт"),
     "prompt.over": ("N — play again · Q — back to the lobby",
                     "N — ещё партия · Q — в лобби"),
     "prompt.leave_confirm": ("Press Q again to leave the table (at a networked table the "
@@ -339,9 +344,11 @@ CATALOGUE: dict[str, tuple[str, str]] = {
         "              тому, кто её подкинул (и Enter); отбиваете оставшиеся десять"),
     "help.key.dummy": (
         "E             с болваном: the keys act on the dummy's hand while you play it:\n"
-        "              its card's number or ← → Enter throws it in, P passes for it",
+        "              its card's number or ← → Enter throws it in, P passes for it\n"
+        "              (if the table lets it attack and defend: leads, beats; B, T take)",
         "E (У)         с болваном: клавиши — для карт болвана, пока им играете вы:\n"
-        "              номер его карты или ← → Enter — подкинуть её, P — пас за него"),
+        "              номер его карты или ← → Enter — подкинуть её, P — пас за него\n"
+        "              (если он ходит и отбивается: ход, отбой; B бить, T беру)"),
     "help.key_tail": (
         "N             next game, once this one is over\n"
         "L             switch language   ? help   Q leave   Ctrl-C quit\n"

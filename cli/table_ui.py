@@ -27,7 +27,8 @@ SHIFT_DIGIT_KEYS = "!@#$%^&*()"
 _PREFERENCE = (A.CLAIM, A.LEAD, A.THROW, A.BEAT, A.COVER, A.TRANSFER, A.SHOW, A.CHAIN)
 _BEATS = (A.BEAT, A.COVER)  # верю не верю: a cover is laid face down
 # с болваном: the keys that act on the dummy's hand while it has the focus (and `card:N`)
-_DUMMY_COMMANDS = ("left", "right", "home", "end", "play", "pass")
+# (beat and take: with the table option `can_attack_defend` it also defends)
+_DUMMY_COMMANDS = ("left", "right", "home", "end", "play", "pass", "beat", "take")
 
 
 @dataclass
@@ -316,7 +317,9 @@ class TableUi:
 
     def _dummy_command(self, name: str) -> Action | None:
         """с болваном: a key on the dummy's hand — move its cursor, throw a card of it in, or
-        pass for it (it never leads, beats or takes: those keys stay his own)."""
+        pass for it; with the table option `can_attack_defend` («по согласованию между игроками
+        болван имеет право» ходить и отбиваться) also lead with it, beat the chosen attack card
+        with it (B, or its card when it defends) or take for it (T)."""
         dummy = self.dummy_seat()
         hand = self.dummy_hand()
         if name in ("left", "right", "home", "end"):
@@ -328,12 +331,27 @@ class TableUi:
             return None
         if name == "pass":
             return Action(A.PASS, dummy)
+        if name == "take":
+            return Action(A.TAKE, dummy)
         position = int(name.split(":", 1)[1]) if name.startswith("card:") else self.dummy_cursor
         if not 0 <= position < len(hand):
             self.notice = notice_of("no_card")
             return None
         self.dummy_cursor, self.dummy_cursor_card = position, hand[position]
-        return Action(A.THROW, dummy, (hand[position],))  # the engine says why, if it cannot
+        card = hand[position]
+        state = self.state
+        # the engine says why, if the move cannot be made
+        if state is not None and state.phase == BOUT and (
+                name == "beat" or state.defender == dummy):
+            beats = [a for a in self._legal_of(A.BEAT) if a.seat == dummy and a.cards == (card,)]
+            chosen = [a for a in beats if a.target == self.target]
+            if chosen or (beats and name != "beat"):
+                return (chosen or beats)[0]
+            target = self.target if self.target is not None else self._first_target()
+            return Action(A.BEAT, dummy, (card,), 0 if target is None else target)
+        if state is not None and state.phase == LEAD:
+            return Action(A.LEAD, dummy, (card,))
+        return Action(A.THROW, dummy, (card,))
 
     def _beat_kind(self) -> int:
         state = self.state

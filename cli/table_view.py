@@ -468,6 +468,10 @@ def _prompt(ui: TableUi, look: Look) -> str:
     if not kinds or state is None:
         return ""
     if ui.dummy_focus:  # с болваном: the keys act on the dummy's hand
+        if A.LEAD in kinds:  # (can_attack_defend: it leads and defends too)
+            return m("prompt.dummy_lead")
+        if A.BEAT in kinds or A.TAKE in kinds:
+            return m("prompt.dummy_defend")
         return m("prompt.dummy")
     if A.NAME_TRUMP in kinds:
         return m("prompt.name_trump")
@@ -523,6 +527,11 @@ def _keys(ui: TableUi, look: Look) -> Line:
     kinds = ui.legal_kinds()
     if snap.activity == "over":
         hints = [m("key.help"), m("key.leave")]
+    elif ui.dummy_focus and kinds & {A.LEAD, A.BEAT, A.TAKE}:  # (can_attack_defend)
+        hints = [m("key.play"), m("key.beat") if A.BEAT in kinds else "",
+                 m("key.take") if A.TAKE in kinds else "", m("key.own_hand"), m("key.help"),
+                 m("key.leave")]
+        hints = [hint for hint in hints if hint]
     elif ui.dummy_focus:  # с болваном: the keys act on the dummy's hand
         hints = [m("key.dummy_throw"), m("key.dummy_pass"), m("key.own_hand"), m("key.help"),
                  m("key.leave")]
