@@ -631,6 +631,8 @@ def with_base_rules(preset_id: str, base: str) -> RuleSet:
     if base == choices[0]:
         return rules
     return rules.with_options(base_rules=base, **BASE_OVERLAYS[base])
+
+
 @dataclass(frozen=True)
 class TableChoice:
     """One of a preset's rule choices a table may make (the catalogue's alternatives where the

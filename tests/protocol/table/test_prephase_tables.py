@@ -12,9 +12,9 @@ from p2p_durak.engine import actions as A
 from p2p_durak.engine import events as E
 from p2p_durak.engine.presets import get_preset
 from p2p_durak.protocol import codec
-from p2p_durak.protocol.table import MOVE, AuditFinished, Moved, TableMachine, TableReject
+from p2p_durak.protocol.table import MOVE, Moved, TableMachine, TableReject
 
-from .test_table_machine import _deliver, _rng, _run, _table
+from .test_table_machine import _deliver, _machines, _play_agreed, _table
 
 PRE = (eng.Phase.DEAL, eng.Phase.TURN_UP, eng.Phase.CAPTURE)
 
@@ -23,12 +23,7 @@ PRE = (eng.Phase.DEAL, eng.Phase.TURN_UP, eng.Phase.CAPTURE)
                                            ("krugly", 4), ("krestovy", 2), ("krestovy", 4)])
 def test_whole_game_agrees_and_audits_clean(preset: str, n: int) -> None:
     machines = _table(n, preset, seed=n + 80)
-    _run(machines, seed=n + 80)
-    states = [m.state for m in machines]
-    assert all(s is not None and s.result is not None for s in states)
-    assert len({eng.state_hash(s) for s in states if s is not None}) == 1
-    for m in machines:
-        assert m.audit == AuditFinished(())
+    _play_agreed(machines, seed=n + 80)
     turned = [ev for ev in machines[0].history if isinstance(ev, Moved)
               for e in ev.events if isinstance(e, E.TurnedUp)]
     if preset != "krugly":  # every card of the deck was turned for all
@@ -102,11 +97,5 @@ def test_a_capture_is_refused_with_an_opening_or_out_of_turn() -> None:
 def test_the_table_options_agree_and_audit_clean(preset: str, params: tuple[tuple[str, str]],
                                                  n: int) -> None:
     rules = get_preset(preset).rules.with_options(pre_phase_params=params)
-    game_id = (n + 70).to_bytes(16, "big")
-    machines = [TableMachine(game_id, p, n, rules, _rng((n + 70) * 100 + p)) for p in range(n)]
-    _run(machines, seed=n + 70)
-    states = [m.state for m in machines]
-    assert all(s is not None and s.result is not None for s in states)
-    assert len({eng.state_hash(s) for s in states if s is not None}) == 1
-    for m in machines:
-        assert m.audit == AuditFinished(())
+    machines = _machines(n, rules, seed=n + 70)
+    _play_agreed(machines, seed=n + 70)

@@ -7,13 +7,11 @@ from typing import Any
 
 import pytest
 
-from p2p_durak import engine as eng
 from p2p_durak.engine.presets import get_preset
 from p2p_durak.engine.rules import DUMMY_BOUT_ATTACKER
 from p2p_durak.engine.tables import STOCK_LEAD_FIRST_ONLY
-from p2p_durak.protocol.table import AuditFinished, TableMachine
 
-from .test_table_machine import _rng, _run
+from .test_table_machine import _machines, _play_agreed
 
 OPTIONS: list[tuple[str, dict[str, Any], int]] = [
     # королевский: «только тузом» read as any ace
@@ -40,12 +38,5 @@ OPTIONS: list[tuple[str, dict[str, Any], int]] = [
 @pytest.mark.parametrize(("preset", "changes", "n"), OPTIONS)
 def test_a_table_option_agrees_and_audits_clean(preset: str, changes: dict[str, Any],
                                                 n: int) -> None:
-    rules = get_preset(preset).rules.with_options(**changes)
-    game_id = (n + 300).to_bytes(16, "big")
-    machines = [TableMachine(game_id, p, n, rules, _rng((n + 300) * 100 + p)) for p in range(n)]
-    _run(machines, seed=n + 300)
-    states = [m.state for m in machines]
-    assert all(s is not None and s.result is not None for s in states)
-    assert len({eng.state_hash(s) for s in states if s is not None}) == 1
-    for m in machines:
-        assert m.audit == AuditFinished(())
+    machines = _machines(n, get_preset(preset).rules.with_options(**changes), seed=n + 300)
+    _play_agreed(machines, seed=n + 300)

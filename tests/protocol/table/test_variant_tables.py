@@ -17,7 +17,7 @@ from p2p_durak.engine.state import BLACK_PAIR, FACE_DOWN, RED_PAIR
 from p2p_durak.protocol import codec
 from p2p_durak.protocol.table import MOVE, AuditFinished, Moved, TableMachine, TableReject
 
-from .test_table_machine import _refused_by_the_others, _rng, _run, _table
+from .test_table_machine import _machines, _play_agreed, _refused_by_the_others, _rng, _run, _table
 
 VARIANTS = [("perevodnoy_2", 2), ("perevodnoy_2", 3), ("parnomastny", 3), ("korolevsky", 2),
             ("pustoy", 3), ("arifm_progressiya", 2), ("arifm_progressiya", 4),
@@ -39,12 +39,7 @@ VARIANTS += [("veryu_ne_veryu", 2), ("veryu_ne_veryu", 4), ("pokerny", 2)]
 @pytest.mark.parametrize(("preset", "n"), VARIANTS)
 def test_whole_game_agrees_and_audits_clean(preset: str, n: int) -> None:
     machines = _table(n, preset, seed=n + 40)
-    _run(machines, seed=n + 40)
-    states = [m.state for m in machines]
-    assert all(s is not None and s.result is not None for s in states)
-    assert len({eng.state_hash(s) for s in states if s is not None}) == 1
-    for m in machines:
-        assert m.audit == AuditFinished(())
+    _play_agreed(machines, seed=n + 40)
 
 
 @pytest.mark.parametrize(("preset", "base", "n"), [("korolevsky", "perevodnoy", 3),
@@ -55,15 +50,8 @@ def test_whole_game_agrees_and_audits_clean(preset: str, n: int) -> None:
                                                    ("veryu_ne_veryu", "perevodnoy", 3),
                                                    ("veryu_ne_veryu", "prostoy", 2)])
 def test_a_base_rules_choice_agrees_and_audits_clean(preset: str, base: str, n: int) -> None:
-    rules = with_base_rules(preset, base)
-    game_id = (n + 60).to_bytes(16, "big")
-    machines = [TableMachine(game_id, p, n, rules, _rng((n + 60) * 100 + p)) for p in range(n)]
-    _run(machines, seed=n + 60)
-    states = [m.state for m in machines]
-    assert all(s is not None and s.result is not None for s in states)
-    assert len({eng.state_hash(s) for s in states if s is not None}) == 1
-    for m in machines:
-        assert m.audit == AuditFinished(())
+    machines = _machines(n, with_base_rules(preset, base), seed=n + 60)
+    _play_agreed(machines, seed=n + 60)
 
 
 def recording_claims_audit(m: TableMachine) -> list[Sequence[int]]:
