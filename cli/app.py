@@ -29,17 +29,18 @@ STYLE = Style([
     ("rule", "#5f8787"),
     ("label", "bold"),
     ("dim", "#8a8a8a"),
-    ("card", "bg:#bcbcbc #000000"),
+    # no rule for bare `card`: every `card.*` class also counts as `card`, so such a rule
+    # would undo the suit's colour below whenever a modifier (playable, cursor…) is added
+    ("card.face", "bg:#bcbcbc #000000"),
     ("card.black", "#000000"),
     ("card.red", "#af0000"),
     ("card.joker", "#5f00af"),
-    ("card.back", "#5f5f5f"),  # оборотный: one's own cards, held backwards
     ("card.playable", "bg:#ffffff bold"),
     ("card.dim", "bg:#8a8a8a"),
     ("card.marked", "bg:#87d7ff"),
     ("card.cursor", "bg:#ffd75f underline"),
     ("card.target", "bg:#ffd75f"),
-    ("card.back", "bg:#5f5f87 #ffffff"),  # верю не верю: a card face down
+    ("card.back", "bg:#5f5f87 #ffffff"),  # face down: верю не верю, оборотный's own hand
     ("target.marker", "#ffd75f bold"),
     ("hand.label", "#87afaf"),
     ("waiting", "#ffd75f bold"),

@@ -41,12 +41,17 @@ class CardText:
         return " ".join(self(card) for card in cards)
 
     def style(self, card: int) -> str:
+        """The card's style classes: the face and its suit's colour. Modifiers (playable,
+        cursor, …) are added after it; they are `card.*` classes, which prompt-toolkit also
+        reads as `card`, so the face is `card.face` (a rule for bare `card` would reset
+        the suit's colour under every modifier)."""
         if card >= BLIND_BASE:
-            return "class:card.back"
+            return "class:card.face class:card.back"  # face down, like верю не верю's
         suit = self.game.suit[card]
         if suit == NO_SUIT:
-            return "class:card.joker"
-        return "class:card.red" if suit in RED_SUITS else "class:card.black"
+            return "class:card.face class:card.joker"
+        return "class:card.face " + ("class:card.red" if suit in RED_SUITS
+                                     else "class:card.black")
 
 
 def rank_text(rank: int, lang: str, ascii_only: bool) -> str:

@@ -129,7 +129,7 @@ def _header(snap: TableSnapshot, cards: CardText, look: Look, width: int) -> Lin
                    ("class:header", f" · {m('game_no', n=snap.game_number)} · {m('trump')} ")]
     if state.trump_card >= 0:
         trump_card = state.trump_card
-        parts.append((f"class:card {cards.style(trump_card)}", f" {cards(trump_card)} "))
+        parts.append((cards.style(trump_card), f" {cards(trump_card)} "))
         if state.game.suit[trump_card] == NO_SUIT:  # a joker or the blank turned as trump
             parts.append(("class:header", " " + (suit_symbol(state.trump, look.ascii_only)
                                                  if state.trump != NO_SUIT
@@ -145,7 +145,7 @@ def _header(snap: TableSnapshot, cards: CardText, look: Look, width: int) -> Lin
         parts.append(("class:header", " " + m("trump.hidden")))
     elif state.hidden_trump >= 0:
         parts.append(("class:header", " + "))
-        parts.append((f"class:card {cards.style(state.hidden_trump)}",
+        parts.append((cards.style(state.hidden_trump),
                       f" {cards(state.hidden_trump)} "))
     discarded = state.discard.bit_count() + state.n_buried  # верю не верю: face down too
     parts.append(("class:header", f" · {m('stock', n=len(state.stock))}"
@@ -232,7 +232,7 @@ def _players(snap: TableSnapshot, look: Look, width: int, cards: CardText) -> li
         if game.tables.blind and not mine and state.hands[seat]:
             # оборотный: his cards face this player, who sees every hand but his own
             held = hand_order(game, cards_of(state.hands[seat]), state.trump)
-            lines.append(fit([("", "    ")] + [(f"class:card {cards.style(c)}", f"{cards(c)} ")
+            lines.append(fit([("", "    ")] + [(cards.style(c), f"{cards(c)} ")
                                                for c in held], width))
     if game.rules.teams != "none":
         lines.append([("class:team", "  ★ "), ("class:dim", m("teammate"))])
@@ -257,7 +257,7 @@ def _pile(state: State, seat: int, cards: CardText) -> Line:
     if index >= len(state.table):
         return []
     card = state.table[index]
-    return [(f"class:card {cards.style(card)}", f" {cards(card):>3} "), ("", " ")]
+    return [(cards.style(card), f" {cards(card):>3} "), ("", " ")]
 
 
 def _cell(text: str, width: int) -> str:
@@ -282,7 +282,7 @@ def _table(ui: TableUi, cards: CardText, look: Look, post: Post | None) -> list[
     for index, attack in enumerate(state.table):
         chosen = index == ui.target and state.phase == BOUT and ui.me == state.defender
         marks.append(("class:target.marker", "  ▼  " if chosen else " " * CELL))
-        style = f"class:card {cards.style(attack)}" + (" class:card.target" if chosen else "")
+        style = cards.style(attack) + (" class:card.target" if chosen else "")
         on_click = None if post is None else (lambda i=index: post(f"click:target:{i}"))
         attacks.append(clickable(style, f" {cards(attack):>3} ", on_click))
         cover = state.covers[index]
@@ -290,7 +290,7 @@ def _table(ui: TableUi, cards: CardText, look: Look, post: Post | None) -> list[
             # верю не верю: face down; its author sees which card he laid, in brackets
             covers.append(("class:card.back", f"[{cards(cover):>3}]"))
         elif cover >= 0:
-            covers.append((f"class:card {cards.style(cover)}", f" {cards(cover):>3} "))
+            covers.append((cards.style(cover), f" {cards(cover):>3} "))
         elif cover == FACE_DOWN:
             covers.append(("class:card.back", " ▒▒▒ "))
         else:
@@ -313,7 +313,7 @@ def _face_up(ui: TableUi, cards: CardText, label: str, empty: str,
         line: Line = [("class:label" if not rows else "", label if not rows else " " * 7)]
         for index in range(start, min(start + per_row, len(state.table))):
             card = state.table[index]
-            style = f"class:card {cards.style(card)}"
+            style = cards.style(card)
             left = right = " "
             if index in targets:
                 left, right = "[", "]"
@@ -423,7 +423,7 @@ def _card_rows(hand: list[int], per_row: int, cards: CardText, playable: set[int
             labels.append(("", " " * GAP))
             can = playable is not None and card in playable
             left, right = ("[", "]") if can else (" ", " ")
-            style = f"class:card {cards.style(card)}"
+            style = cards.style(card)
             if can:
                 style += " class:card.playable"
             elif playable is not None:
