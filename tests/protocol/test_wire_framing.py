@@ -54,8 +54,9 @@ def test_oversize_frame_refused_from_its_header() -> None:
 def test_zero_length_frame_refused() -> None:
     receiver = Framer()
     receiver.receive_data(bytes(4))
-    with pytest.raises(RemoteProtocolError):
+    with pytest.raises(RemoteProtocolError) as info:
         receiver.next_event()
+    assert info.value.code is ErrorCode.MALFORMED  # docs/protocol.md §4
 
 
 def test_clean_end_of_stream() -> None:

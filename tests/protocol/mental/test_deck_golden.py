@@ -1,0 +1,114 @@
+"""Golden byte vectors for every deck message kind (docs/protocol.md §11, §16).
+
+A deck message travels as ``codec.encode(message.to_wire())`` inside a table intent, so its
+canonical bytes are part of the wire format like any other message's. One tiny deterministic
+table (two seats, four cards, the SHAKE-256 byte source of `table.drbg`) produces one message
+of every kind; `tests/protocol/golden/deck/<kind>.hex` holds their bytes. Both directions are
+checked: our encoder must produce the stored bytes, and the stored bytes must decode to the
+same message. The list of kinds is read from the code, so a new kind without a vector fails.
+
+A deliberate wire change regenerates them with::
+
+    P2P_DURAK_REGENERATE_GOLDEN=1 pytest tests/protocol/mental/test_deck_golden.py
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+
+import pytest
+from wire_support import GOLDEN_DIR
+
+from p2p_durak.protocol import codec
+from p2p_durak.protocol.mental import messages as deck_messages
+from p2p_durak.protocol.mental.messages import Message, message_from_wire
+from p2p_durak.protocol.mental.ops import (
+    AuditOp,
+    ClassOp,
+    CoinOp,
+    KeysOp,
+    RevealOp,
+    ShowOp,
+    ShuffleOp,
+)
+
+from .table import Table
+
+DECK_DIR = GOLDEN_DIR / "deck"
+REGENERATE = os.environ.get("P2P_DURAK_REGENERATE_GOLDEN") == "1"
+
+
+def every_kind() -> set[str]:
+    """Every deck message kind the code defines (each concrete class has a non-empty KIND)."""
+    kinds: set[str] = set()
+    pending = list(Message.__subclasses__())
+    while pending:
+        cls = pending.pop()
+        pending += cls.__subclasses__()
+        if cls.KIND:
+            kinds.add(cls.KIND)
+    return kinds
+
+
+@functools.cache
+def first_of_each_kind() -> dict[str, bytes]:
+    """Play one scripted deck session and keep the canonical bytes of each kind's first message."""
+    table = Table(2, 4, b"p2p-durak deck golden", game_id=b"p2p-durak golden")
+    table.run(KeysOp("keys"))
+    table.run(ShuffleOp("blocks", (0, 1, 2, 3), (2, 2), (0, 1, 2, 3)))
+    table.run(ShuffleOp("shuffle", (0, 1, 2, 3)))
+    table.run(CoinOp("coin"))
+    seen = table.deal("deal", {0: [0], 1: [1]})
+    card = seen[0][0]
+    table.run(ClassOp("suit", 0, 0, tuple(c for c in range(4) if c % 2 == card % 2)))
+    table.run(RevealOp("trump", (2,)))
+    table.run(ShowOp("pass", ((1, (0,)),)))  # seat 1's card shown to seat 0: a rerandomize
+    table.run(AuditOp("audit"))
+    first: dict[str, bytes] = {}
+    for wire in table.wire:
+        kind = wire[0]
+        assert isinstance(kind, str)
+        first.setdefault(kind, codec.encode(wire))
+    return first
+
+
+def read_vector(kind: str) -> bytes:
+    text = (DECK_DIR / f"{kind}.hex").read_text(encoding="ascii")
+    return bytes.fromhex("".join(line for line in text.splitlines() if not line.startswith("#")))
+
+
+def write_vector(kind: str, data: bytes) -> None:
+    DECK_DIR.mkdir(exist_ok=True)
+    hexed = data.hex()
+    lines = [f"# deck message {kind!r}: codec.encode(to_wire()), no frame header"]
+    lines += [hexed[i : i + 64] for i in range(0, len(hexed), 64)]
+    (DECK_DIR / f"{kind}.hex").write_text("\n".join(lines) + "\n", encoding="ascii")
+
+
+def as_lists(value: object) -> object:
+    """The deck layer's wire form uses lists where the codec decodes arrays as tuples."""
+    if isinstance(value, tuple):
+        return [as_lists(item) for item in value]
+    return value
+
+
+def test_the_script_produces_every_kind_the_code_defines() -> None:
+    assert every_kind() == set(deck_messages._PARSERS)
+    assert set(first_of_each_kind()) == every_kind()
+
+
+@pytest.mark.parametrize("kind", sorted(every_kind()))
+def test_deck_vector(kind: str) -> None:
+    data = first_of_each_kind()[kind]
+    if REGENERATE:
+        write_vector(kind, data)
+    stored = read_vector(kind)
+    assert stored == data, f"deck message {kind!r} differs from golden/deck/{kind}.hex"
+    message = message_from_wire(as_lists(codec.decode(stored)))
+    assert kind == message.KIND
+    assert codec.encode(message.to_wire()) == stored
+
+
+def test_no_stale_deck_vectors() -> None:
+    assert {path.stem for path in DECK_DIR.glob("*.hex")} == every_kind()
