@@ -16,7 +16,10 @@ stamp="$venv/.installed-$1"
 # compiles them with mypyc (setup.py), and an old build is not used (p2p_durak/engine/_compiled.py).
 if [ ! -f "$stamp" ] || [ "$here/pyproject.toml" -nt "$stamp" ] || [ "$here/setup.py" -nt "$stamp" ] \
         || [ -n "$(find "$here/p2p_durak/engine" -name '*.py' -newer "$stamp" | head -n 1)" ]; then
+    # Without this line the terminal stays blank for minutes while pip compiles the engine.
+    echo "p2p-durak: installing the dependencies and compiling the rules engine (once per change)..." >&2
     "$venv/bin/python" -m pip install --quiet --disable-pip-version-check --upgrade pip
     "$venv/bin/python" -m pip install --quiet --disable-pip-version-check -e "$here[$1]"
     touch "$stamp"
+    echo "p2p-durak: set up." >&2
 fi
