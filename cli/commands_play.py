@@ -22,18 +22,10 @@ from p2p_durak.cli.app import build_app, run_ui
 from p2p_durak.cli.backend import TableOptions
 from p2p_durak.cli.controller import Controller
 from p2p_durak.cli.guest import IntentSink, run_guest
-from p2p_durak.cli.i18n import (
-    BOT_NAMES,
-    LANGS,
-    PLAYER_NAME,
-    Look,
-    Messages,
-    can_show_russian,
-    can_show_suits,
-    detect_lang,
-)
+from p2p_durak.cli.i18n import BOT_NAMES, LANGS, PLAYER_NAME, Look, Messages
 from p2p_durak.cli.net_backend import NetworkLobbyBackend
 from p2p_durak.cli.table_ui import Notice
+from p2p_durak.cli.terminal import choose_terminal
 from p2p_durak.engine import RuleError
 from p2p_durak.engine.presets import DEFAULT_PRESET
 from p2p_durak.node.discovery import Discovery
@@ -49,9 +41,9 @@ def add_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--level", choices=LEVELS, default="medium",
                         help="bot level (default: medium)")
     parser.add_argument("--lang", choices=LANGS, help="language (default: from the locale)")
-    parser.add_argument("--ascii", action="store_true",
-                        help="letters instead of suit symbols (automatic when the terminal "
-                             "cannot show ♠)")
+    parser.add_argument("--ascii", action=argparse.BooleanOptionalAction, default=None,
+                        help="letters instead of suit symbols; --no-ascii: symbols even when "
+                             "the locale (C, not UTF-8) or TERM=linux suggests letters")
     parser.add_argument("--seed", type=int, help="seed of the practice game (reproducible)")
     parser.add_argument("--timer", type=float, metavar="SECONDS",
                         help="turn timer for your moves (default: none)")
@@ -127,10 +119,8 @@ def table_options(args: argparse.Namespace, lang: str) -> TableOptions:
 
 
 def run(args: argparse.Namespace) -> int:
-    lang = args.lang or detect_lang()
-    encoding = sys.stdout.encoding
-    if lang == "ru" and not can_show_russian(encoding):
-        lang = "en"  # better English than unreadable question marks
+    terminal = choose_terminal(args.lang, args.ascii)
+    lang = terminal.lang
     try:
         options = table_options(args, lang)
         if args.bots is not None:
@@ -143,7 +133,7 @@ def run(args: argparse.Namespace) -> int:
         print("durak: the game needs a terminal (see `durak --help` for the other commands)",
               file=sys.stderr)
         return 2
-    look = Look(lang, args.ascii or not can_show_suits(encoding))
+    look = Look(lang, terminal.ascii_only, cyrillic=terminal.cyrillic)
     discover = args.bots is None and not args.no_discovery
     run_guest(play, look, options, args.bots is not None, discover)
     return 0

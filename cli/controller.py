@@ -105,7 +105,8 @@ class Controller:
             self.help = True
             return
         if key == "l":
-            self.look.toggle_lang()
+            if not self.look.toggle_lang():
+                self._notify(notice_of("lang.no_cyrillic"))
             return
         if self.screen == "table":
             await self._table_key(key)
@@ -189,6 +190,15 @@ class Controller:
             table.notice = None
             self._submit(action)
 
+    def _notify(self, notice: Notice) -> None:
+        """A notice on the screen being shown."""
+        if self.screen == "table":
+            self.table.notice = notice
+        elif self.screen == "create":
+            self.form.notice = notice
+        else:
+            self.lobby.notice = notice
+
     # ---- talking to the backend and the session -------------------------------------------
 
     def _submit(self, action: Action) -> None:
@@ -235,11 +245,7 @@ class Controller:
         try:
             session = await opening
         except LobbyError as error:
-            notice = Notice(error.message_en, error.message_ru)
-            if self.screen == "create":
-                self.form.notice = notice
-            else:
-                self.lobby.notice = notice
+            self._notify(Notice(error.message_en, error.message_ru))
             return
         self.session = session
         self.table = TableUi()
@@ -260,8 +266,9 @@ class Controller:
         lines = self._render(width, height, post)
         if not self.look.ascii_only:
             return lines
-        return [fit(line, width) for line in
-                asciify(lines, transliterate=self.look.lang == "en")]
+        # transliterated words are longer: fit again, and the ellipsis of a cut is ASCII too
+        return asciify([fit(line, width) for line in
+                        asciify(lines, transliterate=self.look.lang == "en")])
 
     def _render(self, width: int, height: int, post: Post | None) -> list[Line]:
         look = self.look

@@ -1,21 +1,15 @@
-"""The UI's words in English and Russian, and how the language and the symbols are chosen.
+"""The UI's words in English and Russian, and how the UI speaks and draws right now (`Look`).
 
 One catalogue: every key has its English and Russian text (`str.format` fields allowed).
-`detect_lang` reads the locale the way the C library does (LC_ALL, then LC_MESSAGES, then
-LANG); `--lang` overrides it. `can_show_suits` tells whether the terminal's encoding can
-carry the suit symbols; when it cannot, the UI switches to the ASCII notation (`--ascii`
-forces it).
+Which language and symbols a terminal gets is decided in `cli/terminal.py`.
 """
 
 from __future__ import annotations
 
-import codecs
-import os
-from collections.abc import Mapping
-
+from p2p_durak.cli.terminal import LANGS
 from p2p_durak.node.event_lines import cards_word
 
-LANGS = ("en", "ru")
+__all__ = ["BOT_NAMES", "CATALOGUE", "LANGS", "PLAYER_NAME", "Look", "Messages"]
 
 CATALOGUE: dict[str, tuple[str, str]] = {
     # ---- general
@@ -24,6 +18,8 @@ CATALOGUE: dict[str, tuple[str, str]] = {
                   "{w}×{h}. Make it larger.",
                   "Окно слишком маленькое: игре нужно {need_w}×{need_h}, а сейчас {w}×{h}. "
                   "Увеличьте его."),
+    "lang.no_cyrillic": ("Russian needs a terminal with Cyrillic: a UTF-8 or KOI8-R locale.",
+                         "Для русского нужен терминал с кириллицей: локаль UTF-8 или KOI8-R."),
     "yes": ("yes", "да"),
     "no": ("no", "нет"),
     "off": ("off", "нет"),
@@ -43,10 +39,9 @@ CATALOGUE: dict[str, tuple[str, str]] = {
                             "Поиск столов в сети отключён: {reason}"),
     "lobby.searching": ("Looking for tables on the local network…",
                         "Ищем столы в локальной сети…"),
-    "lobby.keys": ("↑↓ choose · Enter join · C create · P play with bots · L язык · ? help · "
-                   "Q quit",
-                   "↑↓ выбор · Enter войти · C создать · P играть с ботами · L language · "
-                   "? помощь · Q выход"),
+    "lobby.keys": ("↑↓ choose · Enter join · C create · P practice · L язык · ? help · Q quit",
+                   "↑↓ выбор · Enter войти · C создать · P с ботами · L language · ? помощь · "
+                   "Q выход"),
     "lobby.full": ("that table has no free seat", "за этим столом нет свободных мест"),
     "lobby.joining": ("Joining {name}…", "Входим за стол {name}…"),
     "lobby.starting": ("Starting a practice game…", "Начинаем тренировочную партию…"),
@@ -406,40 +401,14 @@ class Messages:
         return key in CATALOGUE
 
 
-def detect_lang(environ: Mapping[str, str] | None = None) -> str:
-    """`ru` when the locale says Russian, else `en`."""
-    env = os.environ if environ is None else environ
-    for name in ("LC_ALL", "LC_MESSAGES", "LANG"):
-        value = env.get(name, "")
-        if value:
-            return "ru" if value.lower().startswith("ru") else "en"
-    return "en"
-
-
-def can_encode(encoding: str | None, text: str) -> bool:
-    if not encoding:
-        return False
-    try:
-        codecs.lookup(encoding)
-        text.encode(encoding)
-    except (LookupError, UnicodeEncodeError):
-        return False
-    return True
-
-
-def can_show_suits(encoding: str | None) -> bool:
-    """Whether text in `encoding` can carry the suit symbols."""
-    return can_encode(encoding, "♠♣♦♥")
-
-
-def can_show_russian(encoding: str | None) -> bool:
-    return can_encode(encoding, "ЁЖЩЯёжщя")
-
-
 class Look:
-    """How the UI speaks and draws right now: the language and the suit notation."""
+    """How the UI speaks and draws right now: the language and the suit notation.
 
-    def __init__(self, lang: str, ascii_only: bool) -> None:
+    `cyrillic` is False on a terminal that cannot show Russian letters: the UI then stays in
+    English (transliterating a whole Russian screen would change every column's width)."""
+
+    def __init__(self, lang: str, ascii_only: bool, *, cyrillic: bool = True) -> None:
+        self.cyrillic = cyrillic
         self.set_lang(lang)
         self.ascii_only = ascii_only
 
@@ -447,8 +416,12 @@ class Look:
         self.messages = Messages(lang)
         self.lang = lang
 
-    def toggle_lang(self) -> None:
+    def toggle_lang(self) -> bool:
+        """Switch between the languages; False (and no change) when Russian cannot be shown."""
+        if self.lang == "en" and not self.cyrillic:
+            return False
         self.set_lang("en" if self.lang == "ru" else "ru")
+        return True
 
 
 BOT_NAMES: dict[str, tuple[str, ...]] = {

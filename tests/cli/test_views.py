@@ -8,7 +8,7 @@ from table_states import find_state, snapshot_of
 from p2p_durak.cli.canvas import line_width, plain
 from p2p_durak.cli.cardtext import CardText, hand_order
 from p2p_durak.cli.help_view import render_help
-from p2p_durak.cli.i18n import CATALOGUE, Look, can_show_suits, detect_lang
+from p2p_durak.cli.i18n import CATALOGUE, Look
 from p2p_durak.cli.table_ui import TableUi
 from p2p_durak.cli.table_view import render_table_screen
 from p2p_durak.engine import UNKNOWN, State, cards_of
@@ -142,22 +142,6 @@ def test_every_message_exists_in_both_languages() -> None:
         fields_en = {p.split("}")[0].split(":")[0] for p in en.split("{")[1:]}
         fields_ru = {p.split("}")[0].split(":")[0] for p in ru.split("{")[1:]}
         assert fields_en == fields_ru, key
-
-
-def test_the_language_comes_from_the_locale() -> None:
-    assert detect_lang({"LANG": "ru_RU.UTF-8"}) == "ru"
-    assert detect_lang({"LANG": "en_GB.UTF-8"}) == "en"
-    assert detect_lang({"LC_ALL": "ru_RU.UTF-8", "LANG": "en_US.UTF-8"}) == "ru"
-    assert detect_lang({"LC_ALL": "C", "LANG": "ru_RU.UTF-8"}) == "en"
-    assert detect_lang({}) == "en"
-
-
-def test_suit_symbols_need_an_encoding_that_has_them() -> None:
-    assert can_show_suits("utf-8")
-    assert not can_show_suits("ascii")
-    assert not can_show_suits("latin-1")
-    assert not can_show_suits(None)
-    assert not can_show_suits("no-such-codec")
 
 
 def test_ascii_terminals_get_one_cell_stand_ins_and_latin_for_russian_words() -> None:

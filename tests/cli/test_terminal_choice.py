@@ -1,0 +1,123 @@
+"""The language and the symbols a terminal gets: the locale's variables in gettext's order,
+the locale's codeset (a C locale means ASCII, whatever Python coerces it to), TERM=linux, and
+the options over all of it."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import trio
+from test_lobby import base, start
+
+from p2p_durak.cli.backend import LocalLobbyBackend
+from p2p_durak.cli.controller import Controller
+from p2p_durak.cli.i18n import Look
+from p2p_durak.cli.terminal import (
+    can_show_russian,
+    can_show_suits,
+    choose_terminal,
+    detect_lang,
+    terminal_encoding,
+)
+
+RU, EN = "ru_RU.UTF-8", "en_US.UTF-8"
+
+
+@pytest.mark.parametrize(("env", "lang"), [
+    ({"LANG": RU}, "ru"),
+    ({"LANG": "en_GB.UTF-8"}, "en"),
+    ({}, "en"),
+    ({"LC_ALL": RU, "LANG": EN}, "ru"),  # LC_ALL first
+    ({"LC_ALL": "C", "LANG": RU}, "en"),
+    ({"LC_MESSAGES": RU, "LANG": EN}, "ru"),  # then LC_MESSAGES
+    ({"LC_ALL": EN, "LC_MESSAGES": RU}, "en"),
+    ({"LC_CTYPE": RU, "LANG": EN}, "en"),  # LC_CTYPE is the encoding, not the language
+    ({"LANGUAGE": "ru:en", "LANG": EN}, "ru"),  # LANGUAGE over all of them...
+    ({"LANGUAGE": "de:en:ru", "LC_ALL": RU}, "en"),  # ...its first language we have
+    ({"LANGUAGE": "de", "LANG": RU}, "ru"),  # none of ours: the locale decides
+    ({"LANGUAGE": "ru", "LANG": "C"}, "en"),  # ...but not under the C locale (glibc)
+    ({"LANGUAGE": "ru"}, "en"),
+    ({"LANGUAGE": "ru", "LANG": "C.UTF-8"}, "en"),
+])
+def test_the_language_comes_from_the_locale(env: dict[str, str], lang: str) -> None:
+    assert detect_lang(env) == lang
+
+
+@pytest.mark.parametrize(("env", "encoding"), [
+    ({"LANG": "C"}, "ascii"),
+    ({"LANG": "POSIX"}, "ascii"),
+    ({}, "ascii"),
+    ({"LANG": "C.UTF-8"}, "utf-8"),
+    ({"LANG": EN}, "utf-8"),
+    ({"LANG": "ru_RU.utf8"}, "utf-8"),
+    ({"LANG": "ru_RU.KOI8-R"}, "koi8-r"),
+    ({"LANG": "en_US"}, "iso8859-1"),  # the codeset a bare locale name stands for
+    ({"LC_ALL": "C", "LANG": RU}, "ascii"),
+    ({"LC_CTYPE": RU, "LANG": "C"}, "utf-8"),
+    ({"LC_ALL": RU, "LC_CTYPE": "C"}, "utf-8"),
+    ({"LANG": "ru_RU.NO-SUCH-CODESET"}, "ascii"),
+])
+def test_the_terminal_encoding_is_the_locales_codeset(env: dict[str, str],
+                                                      encoding: str) -> None:
+    assert terminal_encoding(env) == encoding
+
+
+def test_suit_symbols_and_cyrillic_need_an_encoding_that_has_them() -> None:
+    assert can_show_suits("utf-8")
+    assert not can_show_suits("ascii")
+    assert not can_show_suits("latin-1")
+    assert not can_show_suits("koi8-r")
+    assert not can_show_suits(None)
+    assert not can_show_suits("no-such-codec")
+    assert can_show_russian("koi8-r")
+    assert not can_show_russian("latin-1")
+
+
+@pytest.mark.parametrize(("env", "lang_option", "ascii_option", "expected"), [
+    ({"LANG": RU}, None, None, ("ru", False, True)),
+    ({"LANG": EN}, "ru", None, ("ru", False, True)),  # --lang ru
+    ({"LANG": RU}, "en", None, ("en", False, True)),  # --lang en
+    ({"LANG": "C"}, None, None, ("en", True, False)),  # plain ASCII: letters, English
+    ({"LANG": "C"}, "ru", None, ("en", True, False)),  # Russian cannot be shown
+    ({"LANG": "C"}, "ru", False, ("ru", False, True)),  # --no-ascii: the terminal can
+    ({"LANG": "ru_RU.KOI8-R"}, None, None, ("ru", True, True)),  # Cyrillic, no suits
+    ({"LANG": RU, "TERM": "linux"}, None, None, ("ru", True, True)),  # the Linux console
+    ({"LANG": RU, "TERM": "linux"}, None, False, ("ru", False, True)),
+    ({"LANG": EN, "TERM": "xterm-256color"}, None, True, ("en", True, True)),  # --ascii
+])
+def test_the_options_override_what_the_environment_says(
+        env: dict[str, str], lang_option: str | None, ascii_option: bool | None,
+        expected: tuple[str, bool, bool]) -> None:
+    choice = choose_terminal(lang_option, ascii_option, env)
+    assert (choice.lang, choice.ascii_only, choice.cyrillic) == expected
+
+
+@pytest.mark.skipif(not Path("/proc/self/environ").exists(), reason="needs Linux's /proc")
+def test_a_c_locale_is_ascii_although_python_coerces_it_to_utf8() -> None:
+    """Python rewrites LC_CTYPE=C.UTF-8 into os.environ under LANG=C (PEP 538): reading that
+    would make every C-locale terminal a UTF-8 one."""
+    probe = ("import os, sys; from p2p_durak.cli.terminal import choose_terminal; "
+             "c = choose_terminal(None, None); "
+             "print(sys.stdout.encoding, os.environ.get('LC_CTYPE'), c.lang, c.ascii_only)")
+    env = {"PATH": os.environ.get("PATH", ""), "PYTHONPATH": os.pathsep.join(sys.path),
+           "LANG": "C"}
+    out = subprocess.run([sys.executable, "-c", probe], env=env, capture_output=True,
+                         text=True, check=True, timeout=60).stdout.split()
+    assert out[0].lower() == "utf-8"  # what Python believes
+    assert out[2:] == ["en", "True"]  # what the terminal gets
+
+
+async def test_l_stays_in_english_on_a_terminal_without_cyrillic() -> None:
+    async with trio.open_nursery() as nursery:
+        look = Look("en", True, cyrillic=False)
+        controller = Controller(LocalLobbyBackend(nursery), look, base())
+        keys = await start(nursery, controller)
+        screen = await keys("l")
+        assert look.lang == "en"
+        assert "Russian needs a terminal with Cyrillic" in screen
+        assert screen.isascii()
+        nursery.cancel_scope.cancel()
