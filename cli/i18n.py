@@ -40,7 +40,7 @@ CATALOGUE: dict[str, tuple[str, str]] = {
     "lobby.searching": ("Looking for tables on the local network…",
                         "Ищем столы в локальной сети…"),
     "lobby.keys": ("↑↓ choose · Enter join · C create · P practice · L язык · ? help · Q quit",
-                   "↑↓ выбор · Enter войти · C создать · P с ботами · L language · ? помощь · "
+                   "↑↓ Enter сесть · C создать · P игра с ботами · L language · ? помощь · "
                    "Q выход"),
     "lobby.full": ("that table has no free seat", "за этим столом нет свободных мест"),
     "lobby.joining": ("Joining {name}…", "Входим за стол {name}…"),

@@ -236,3 +236,22 @@ def test_every_rule_option_fits_the_form_at_80_columns() -> None:
                 screen = plain(render_create(form, base(), Look(lang, False), 80, 30))
                 (line,) = [row for row in screen.splitlines() if label in row]
                 assert "…" not in line, (preset.id, lang, line)
+
+
+def test_the_key_lines_fit_80_columns_in_both_languages() -> None:
+    """«Works in an 80×24 terminal»: the lobby's and the form's key lines are whole at 80
+    columns (the Russian lobby line once lost «? помощь · Q выход» to the edge)."""
+    from p2p_durak.cli.lobby_ui import CreateForm, LobbyUi
+    from p2p_durak.cli.lobby_view import render_create, render_lobby
+
+    for lang, quit_key, back_key in (("en", "Q quit", "Esc back"), ("ru", "Q выход",
+                                                                      "Esc назад")):
+        for ascii_only in (False, True):
+            look = Look(lang, ascii_only)
+            lobby = plain(render_lobby(LobbyUi(), look, 80, 24)).splitlines()
+            assert len(lobby) == 24
+            assert lobby[-1].rstrip().endswith(quit_key), lobby[-1]
+            assert "…" not in lobby[-1]
+            form = plain(render_create(CreateForm(), base(), look, 80, 24)).splitlines()
+            assert len(form) == 24
+            assert form[-1].rstrip().endswith(back_key), form[-1]
