@@ -176,8 +176,8 @@ CATALOGUE: dict[str, tuple[str, str]] = {
     "over.titles": ("Titles for the next game: {titles}", "Звания на следующую партию: {titles}"),
     "over.ladder": ("{who} lays out {card} (ladder 7–{top}).",
                     "{who} выкладывает {card} (лесенка 7–{top})."),
-    "over.ladder_hand": ("From now on {who} is dealt {n} cards.",
-                         "Теперь {who} сдают по {n} карт."),
+    "over.ladder_hand": ("From now on {who} is dealt {n} {cards}.",
+                         "Теперь {who} получает по {n} {cards}."),
     "over.long_durak": ("{who} laid out the ace: the long durak! The match is over; the next "
                         "game starts a new one.",
                         "{who} выложил туза — длинный дурак! Серия окончена; следующая партия "

@@ -150,11 +150,12 @@ def _header(snap: TableSnapshot, cards: CardText, look: Look, width: int) -> Lin
     discarded = state.discard.bit_count() + state.n_buried  # верю не верю: face down too
     parts.append(("class:header", f" · {m('stock', n=len(state.stock))}"
                                   f" · {m('discard', n=discarded)}"))
-    right = m("key.help") + " "
-    if snap.deadline is not None:
-        right = m("timer.left", s=max(0, int(snap.deadline + 0.999))) + "  " + right
+    if snap.deadline is not None:  # the turn timer is a fact too: after a dot, never cut
+        left = m("timer.left", s=max(0, int(snap.deadline + 0.999)))
+        parts += [("class:header", " ·"), ("class:header.timer", f" {left} ")]
     elif snap.clocks is not None and snap.clocks.turn_seconds:
-        right = m("timer.table", s=snap.clocks.turn_seconds) + "  " + right
+        parts.append(("class:header", " · " + m("timer.table", s=snap.clocks.turn_seconds)))
+    right = m("key.help") + " "
     used = sum(text_width(f[1]) for f in parts)
     gap = width - used - text_width(right)
     if gap < 1:  # shorten the rules' name, never the facts
@@ -162,7 +163,7 @@ def _header(snap: TableSnapshot, cards: CardText, look: Look, width: int) -> Lin
         parts[0] = (parts[0][0], clip_text(title, max(4, text_width(title) + gap - 1)))
         gap = width - sum(text_width(f[1]) for f in parts) - text_width(right)
     parts.append(("class:header", " " * max(1, gap)))
-    parts.append(("class:header.timer" if snap.deadline is not None else "class:header", right))
+    parts.append(("class:header", right))
     return fit(parts, width, "class:header")
 
 
@@ -173,8 +174,8 @@ def _role(state: State, seat: int, snap: TableSnapshot, look: Look) -> tuple[str
     if state.phase in (TURN_UP, CAPTURE) and seat == state.attacker:
         return m("role.turning"), "class:role.attack"
     if state.phase in (LEAD, BOUT):
-        if seat == state.defender and state.phase == BOUT:
-            if state.taking:
+        if seat == state.defender and seat != state.attacker:  # (a lead: the one it goes to)
+            if state.taking and state.phase == BOUT:
                 return m("role.taking"), "class:role.defend"
             return m("role.defending"), "class:role.defend"
         if seat == state.attacker:

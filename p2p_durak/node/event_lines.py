@@ -61,7 +61,7 @@ LINES: dict[str, tuple[str, str]] = {
     "Passed": ("{who}: pass", "{who}: пас"),
     "Discarded": ("Done (бито): {n} {cards_word}", "Бито: {n} {cards_word}"),
     "DiscardedCards": ("Done (бито): {cards}", "Бито: {cards}"),
-    "Took": ("{who} takes {n} {cards_word}", "{who} берёт {n} {cards_word}"),
+    "Took": ("{who} takes {n} {cards_word}", "{who} берёт {n} {cards_acc}"),
     "TookCards": ("{who} takes {cards}", "{who} берёт {cards}"),
     "Drew": ("{who} draws {n}", "{who} добирает {n}"),
     "DrewCards": ("{who} draws {cards}", "{who} добирает {cards}"),
@@ -87,7 +87,7 @@ LINES: dict[str, tuple[str, str]] = {
     "Laid": ("{card} stays face up", "{card} остаётся на столе"),
     "Captured": ("{who} takes {target} with {card}", "{who} забирает {target} картой {card}"),
     "Swept": ("{who} takes the rest: {n} {cards_word}",
-              "{who} забирает остальные: {n} {cards_word}"),
+              "{who} забирает остальные: {n} {cards_acc}"),
     "SweptCards": ("{who} takes the rest: {cards}", "{who} забирает остальные: {cards}"),
     "PlacedFirst": ("{whom} gets {card}", "{whom}: {card}"),
     "Placed": ("{card} → {whom}", "{card} → {whom}"),
@@ -95,23 +95,26 @@ LINES: dict[str, tuple[str, str]] = {
 }
 
 
-def cards_word(lang: str, n: int) -> str:
-    """"card" with a count: one card, 2 cards; 1 карта, 2 карты, 5 карт, 21 карта."""
+def cards_word(lang: str, n: int, *, accusative: bool = False) -> str:
+    """"card" with a count: one card, 2 cards; 1 карта, 2 карты, 5 карт, 21 карта; as the
+    object of a verb (`accusative`, «берёт 1 карту», «21 карту») only the singular differs."""
     if lang != "ru":
         return "card" if n == 1 else "cards"
     if n % 10 == 1 and n % 100 != 11:
-        return "карта"
+        return "карту" if accusative else "карта"
     if 2 <= n % 10 <= 4 and not 12 <= n % 100 <= 14:
         return "карты"
     return "карт"
 
 
 def line(lang: str, key: str, **fields: object) -> str:
-    """The catalogue's `key` in `lang`, filled in (`n` also brings its `cards_word`)."""
+    """The catalogue's `key` in `lang`, filled in (`n` also brings its `cards_word`, and
+    `cards_acc` for a count that is a verb's object)."""
     text = LINES[key][LANGS.index(lang)]
     count = fields.get("n")
     if isinstance(count, int):
-        fields = {"cards_word": cards_word(lang, count), **fields}
+        fields = {"cards_word": cards_word(lang, count),
+                  "cards_acc": cards_word(lang, count, accusative=True), **fields}
     return text.format(**fields)
 
 

@@ -151,3 +151,12 @@ def test_ascii_terminals_get_one_cell_stand_ins_and_latin_for_russian_words() ->
     assert plain(asciify(lines)) == "Done (бито) . SH > - \"x\""
     assert plain(asciify(lines, transliterate=True)) == "Done (bito) . SH > - \"x\""
     assert plain(asciify([[("", "Щука Ёж")]], transliterate=True)) == "Shchuka Ezh"
+
+
+def test_russian_counts_agree_in_the_end_panels_sentences() -> None:
+    # Длинный дурак: «с валета — по 4» cards: «по 4 карты», «по 5 карт»
+    from p2p_durak.cli.i18n import Messages
+
+    ru = Messages("ru")
+    assert ru("over.ladder_hand", who="Вера", n=4) == "Теперь Вера получает по 4 карты."
+    assert ru("over.ladder_hand", who="Вера", n=5) == "Теперь Вера получает по 5 карт."

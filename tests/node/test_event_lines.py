@@ -80,3 +80,15 @@ def test_every_line_exists_in_both_languages() -> None:
     for key, texts in LINES.items():
         assert len(texts) == 2, key
         assert all(texts), key
+
+
+@pytest.mark.parametrize(("n", "said"), [(1, "1 карту"), (2, "2 карты"), (5, "5 карт"),
+                                         (21, "21 карту"), (11, "11 карт")])
+def test_a_count_of_cards_taken_is_the_verbs_object(n: int, said: str) -> None:
+    # «Вера берёт 1 карту», not «1 карта»: the count after берёт / забирает is accusative
+    taken = tuple(range(n))
+    screen = EventText(Messages("ru"), CardText(GAME, "ru", False),
+                       [SeatInfo(0, "Аня"), SeatInfo(1, "Вера")], 0)
+    assert screen(E.Took(1, taken)) == f"Вера берёт {said}"
+    assert screen(E.Swept(1, taken)) == f"Вера забирает остальные: {said}"
+    assert screen(E.Discarded(taken)) == "Бито: " + said.replace("карту", "карта")
