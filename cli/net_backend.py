@@ -122,7 +122,8 @@ class NetworkLobbyBackend(LocalLobbyBackend):
         endpoint = Endpoint(table.addresses[0], table.table.port)
         try:
             start = await node.join(endpoint, rules_hash=bytes.fromhex(table.table.rules_hash),
-                                    timer=table.table.timer)
+                                    timer=table.table.timer,
+                                    host_fingerprint=table.table.fingerprint)
         except JoinFailed as exc:
             human.waiting_room(get_preset(table.table.variant).rules, table.table.seats,
                                [self._name], notice=f"could not join: {exc.reason}")

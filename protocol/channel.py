@@ -210,13 +210,16 @@ class PeerConnection:
         role: Role,
         *,
         expected_peer: PeerId | None = None,
+        expected_fingerprint: str | None = None,
         peer_label: str | None = None,
         versions: tuple[int, ...] = SUPPORTED_VERSIONS,
         max_frame_size: int = MAX_FRAME_SIZE,
         ephemeral_key: X25519PrivateKey | None = None,
         nonce_limit: int = NONCE_LIMIT,
     ) -> None:
-        """`expected_peer`: refuse any other identity. `peer_label`: how to name the peer in
+        """`expected_peer`: refuse any other identity. `expected_fingerprint`: refuse any
+        identity with another fingerprint (what an mDNS advertisement names, docs/protocol.md
+        §5). `peer_label`: how to name the peer in
         errors before its identity is known (for example its address). `ephemeral_key` and
         `nonce_limit` exist for deterministic test vectors and tests; leave them alone."""
         if not versions or list(versions) != sorted(set(versions)):
@@ -226,6 +229,7 @@ class PeerConnection:
         self.identity = identity
         self.role = role
         self.expected_peer = expected_peer
+        self.expected_fingerprint = expected_fingerprint
         self.peer_label = peer_label
         self.versions = versions
         self.state = _S.CONNECTING if role is Role.INITIATOR else _S.AWAIT_INIT
@@ -249,8 +253,10 @@ class PeerConnection:
     # --- sans-IO verbs -------------------------------------------------------------------------
 
     def receive_data(self, data: bytes) -> None:
-        """Buffer bytes from the peer; `b""` means the peer closed its side."""
-        self._framer.receive_data(data)
+        """Buffer bytes from the peer; `b""` means the peer closed its side. After a peer
+        fault the bytes are dropped unread (the connection is over; nothing will read them)."""
+        if self._error is None:
+            self._framer.receive_data(data)
 
     def next_event(self) -> Event:
         """The next event, or `NEED_DATA`. Raises `RemoteProtocolError` for any peer fault."""
@@ -445,6 +451,12 @@ class PeerConnection:
         if self.expected_peer is not None and claimed != self.expected_peer:
             raise RemoteProtocolError(
                 f"expected {self.expected_peer}, got {claimed}", code=ErrorCode.WRONG_IDENTITY
+            )
+        pinned = self.expected_fingerprint
+        if pinned is not None and claimed.fingerprint != pinned:
+            raise RemoteProtocolError(
+                f"expected fingerprint {pinned}, got {claimed}",
+                code=ErrorCode.WRONG_IDENTITY,
             )
 
     def _check_message(self, message: Message) -> None:

@@ -72,12 +72,14 @@ class Framer:
         return len(self._buffer) - self._start
 
     def receive_data(self, data: bytes) -> None:
-        """Buffer bytes from the peer; `b""` signals end of stream (repeating it is harmless)."""
+        """Buffer bytes from the peer; `b""` signals end of stream (repeating it is harmless).
+        After the stream failed (`next_event` raised) further bytes are dropped unread: a peer
+        that keeps sending after its fault cannot make us hold on to anything."""
         if not data:
             self._eof = True
         elif self._eof:
             raise LocalProtocolError("received data after end of stream")
-        else:
+        elif self._failed is None:
             self._buffer += data
 
     def next_event(self) -> Frame | NeedData | ConnectionClosed:
@@ -134,4 +136,6 @@ class Framer:
 
     def _fail(self, error: RemoteProtocolError) -> RemoteProtocolError:
         self._failed = error
+        self._buffer.clear()
+        self._start = 0
         return error

@@ -251,10 +251,12 @@ async def join_and_play(opts: JoinOptions, out: TextIO = sys.stdout) -> list[Sea
     if opts.endpoint is not None:
         endpoint = opts.endpoint
         rules_hash: bytes | None = None
+        host_fingerprint: str | None = None
     else:
         seen = await find_table(opts.table_name, opts.interfaces, opts.find_seconds)
         endpoint = Endpoint(seen.addresses[0], seen.table.port)
         rules_hash = bytes.fromhex(seen.table.rules_hash)
+        host_fingerprint = seen.table.fingerprint
         print(f"found «{seen.table.name}» ({seen.table.variant}; "
               f"{seen.table.timer.describe()}) at {endpoint}", file=out, flush=True)
     seats = []
@@ -269,7 +271,8 @@ async def join_and_play(opts: JoinOptions, out: TextIO = sys.stdout) -> list[Sea
         starts: dict[int, GameStart] = {}
 
         async def join(i: int, seat: Seat) -> None:
-            starts[i] = await seat.node.join(endpoint, rules_hash=rules_hash)
+            starts[i] = await seat.node.join(endpoint, rules_hash=rules_hash,
+                                             host_fingerprint=host_fingerprint)
 
         async with trio.open_nursery() as lobby:
             for i, seat in enumerate(seats):

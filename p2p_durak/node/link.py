@@ -163,9 +163,13 @@ async def _handshake(stream: trio.abc.Stream, label: str, seconds: float) -> Asy
 
 
 async def open_link(stream: trio.abc.Stream, identity: Identity, *, expected: PeerId | None,
-                    label: str, handshake_seconds: float = HANDSHAKE_TIMEOUT) -> Link:
-    """Initiator side: run the handshake and return the open link, or raise `PeerFault`."""
-    conn = PeerConnection(identity, Role.INITIATOR, expected_peer=expected, peer_label=label)
+                    label: str, handshake_seconds: float = HANDSHAKE_TIMEOUT,
+                    expected_fingerprint: str | None = None) -> Link:
+    """Initiator side: run the handshake and return the open link, or raise `PeerFault`.
+    `expected_fingerprint`: refuse a peer with another fingerprint (an mDNS advertisement names
+    the host by fingerprint only)."""
+    conn = PeerConnection(identity, Role.INITIATOR, expected_peer=expected,
+                          expected_fingerprint=expected_fingerprint, peer_label=label)
     async with _handshake(stream, label, handshake_seconds):
         await stream.send_all(conn.send(StartHandshake()))
         event = await _pump_handshake(conn, stream)

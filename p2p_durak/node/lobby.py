@@ -224,16 +224,19 @@ class HostedTable:
 
 async def join_table(identity: Identity, dialer: Dialer, endpoint: Endpoint, *, name: str,
                      listen_port: int, expected_host: PeerId | None = None,
+                     host_fingerprint: str | None = None,
                      rules_hash: bytes | None = None, timer: TurnTimer | None = None
                      ) -> GameStart:
-    """Join the table at `endpoint` and wait for its game to start. `rules_hash`, `timer`: what
-    we saw advertised (the host must still offer it); by default whatever the host shows."""
+    """Join the table at `endpoint` and wait for its game to start. `host_fingerprint`,
+    `rules_hash`, `timer`: what we saw advertised (the host must prove that identity in the
+    handshake and still offer the rest); by default whoever answers, whatever it shows."""
     try:
         stream = await dialer.dial(endpoint)
     except OSError as exc:
         raise JoinFailed(f"cannot reach {endpoint}: {exc.strerror or exc}") from exc
     try:
-        link = await open_link(stream, identity, expected=expected_host, label=f"host {endpoint}")
+        link = await open_link(stream, identity, expected=expected_host, label=f"host {endpoint}",
+                               expected_fingerprint=host_fingerprint)
     except PeerFault as exc:
         raise JoinFailed(exc.reason) from exc
     try:

@@ -118,12 +118,14 @@ class Node:
         return table.start
 
     async def join(self, endpoint: Endpoint, *, expected_host: PeerId | None = None,
+                   host_fingerprint: str | None = None,
                    rules_hash: bytes | None = None, timer: TurnTimer | None = None
                    ) -> GameStart:
         assert self.endpoint is not None, "serve() first"
         start = await join_table(self.identity, self.dialer, endpoint, name=self.name,
                                  listen_port=self.endpoint.port, expected_host=expected_host,
-                                 rules_hash=rules_hash, timer=timer)
+                                 host_fingerprint=host_fingerprint, rules_hash=rules_hash,
+                                 timer=timer)
         return _reach_host_where_we_joined(start, endpoint)
 
     # ---- playing ------------------------------------------------------------------------------

@@ -75,6 +75,28 @@ async def test_other_rules_are_refused_with_a_reason(
     assert any("other rules" in r for r in table.refusals)
 
 
+async def test_a_joiner_pins_the_advertised_host_fingerprint(
+        autojump_clock: trio.testing.MockClock) -> None:
+    """The mDNS advertisement names the host by fingerprint (docs/protocol.md §9 step 1): a
+    joiner refuses whoever answers at the address with another identity, and joins the host
+    that proves the advertised one."""
+    network = MemoryNetwork()
+    table = _table(2)
+    impostor = Identity.from_seed(b"i" * 32)
+    async with trio.open_nursery() as nursery:
+        await _host(network, table, nursery)
+        with pytest.raises(JoinFailed, match=f"expected fingerprint {impostor.fingerprint}"):
+            await join_table(Identity.from_seed(b"x" * 32), network.dialer("x"),
+                             Endpoint("host", 4000), name="x", listen_port=1,
+                             host_fingerprint=impostor.fingerprint)
+        assert table.players[1:] == []
+        start = await join_table(Identity.from_seed(b"y" * 32), network.dialer("y"),
+                                 Endpoint("host", 4000), name="y", listen_port=1,
+                                 host_fingerprint=table.identity.fingerprint)
+        nursery.cancel_scope.cancel()
+    assert [p.name for p in start.players] == ["Хозяин", "y"]
+
+
 async def test_unreachable_table_says_so() -> None:
     network = MemoryNetwork()
     with pytest.raises(JoinFailed, match="cannot reach"):

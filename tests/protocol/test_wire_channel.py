@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import tracemalloc
+from collections.abc import Callable
+
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -193,6 +196,28 @@ def test_unexpected_identity_is_refused(side: str) -> None:
     pair.to_initiator(pair.responder.send(AcceptHandshake()))
     error = refused(pair.initiator, ErrorCode.WRONG_IDENTITY)
     assert f"expected {CAROL.fingerprint}, got {BOB.fingerprint}" in str(error)
+
+
+@pytest.mark.parametrize("side", ["initiator", "responder"])
+def test_an_expected_fingerprint_pins_the_peer(side: str) -> None:
+    """An mDNS advertisement names the host by fingerprint only (docs/protocol.md §5, §9):
+    whoever answers at the address must prove an identity with that fingerprint."""
+    role = Role.INITIATOR if side == "initiator" else Role.RESPONDER
+    own, peer = (ALICE, BOB) if side == "initiator" else (BOB, ALICE)
+    right = ChannelPair.create()
+    setattr(right, side, PeerConnection(own, role, expected_fingerprint=peer.fingerprint))
+    assert right.handshake().peer == ALICE.peer_id
+    wrong = ChannelPair.create()
+    pinned = PeerConnection(own, role, expected_fingerprint=CAROL.fingerprint)
+    setattr(wrong, side, pinned)
+    wrong.to_responder(wrong.initiator.send(StartHandshake()))
+    if side == "initiator":
+        wrong.responder.next_event()
+        wrong.to_initiator(wrong.responder.send(AcceptHandshake()))
+    error = refused(pinned, ErrorCode.WRONG_IDENTITY)
+    assert f"expected fingerprint {CAROL.fingerprint}, got {peer.fingerprint}" in str(error)
+    with pytest.raises(LocalProtocolError):  # the initiator never signs for the impostor
+        pinned.send(AcceptHandshake())
 
 
 def test_expected_identity_is_accepted() -> None:
@@ -540,3 +565,137 @@ def test_any_corruption_is_refused_never_misdelivered(data: st.DataObject) -> No
     events = drain_until_error(pair.responder)
     assert pair.responder.state is ChannelState.ERROR
     assert events == messages[: len(events)]  # a prefix of what was sent, nothing else
+
+
+# --- Hostile input in every state: only protocol errors, bounded memory -------------------------
+
+HANDSHAKE_STATES = ["await_init", "await_reply", "await_finish", "open"]
+
+
+def victim_in(state: str) -> tuple[PeerConnection, Callable[[bytes], bytes]]:
+    """A connection waiting in `state`, and how a peer on its channel would wrap a frame body
+    (plaintext before the channel opens; encrypted with the peer's real key after)."""
+    pair = ChannelPair.create()
+    if state == "await_init":
+        return pair.responder, Framer().send
+    pair.to_responder(pair.initiator.send(StartHandshake()))
+    pair.responder.next_event()
+    if state == "await_reply":
+        return pair.initiator, Framer().send
+    pair.to_initiator(pair.responder.send(AcceptHandshake()))
+    pair.initiator.next_event()
+    if state == "await_finish":
+        return pair.responder, Framer().send
+    pair.to_responder(pair.initiator.send(AcceptHandshake()))
+    pair.responder.next_event()
+    sender = pair.initiator._send  # the initiator's real key: the frames authenticate
+    assert sender is not None
+
+    def seal(body: bytes) -> bytes:
+        assert sender is not None
+        ciphertext = sender.aead.encrypt(sender.nonce(), body, None)
+        sender.counter += 1
+        return Framer().send(ciphertext)
+
+    return pair.responder, seal
+
+
+def feed_hostile(connection: PeerConnection, data: bytes) -> None:
+    """Deliver `data` and end the stream: the connection may yield events or refuse with a
+    `RemoteProtocolError`; anything else (another exception, a hang) fails the test."""
+    connection.receive_data(data)
+    connection.receive_data(b"")
+    failure: RemoteProtocolError | None = None
+    for _ in range(len(data) + 2):  # every event consumes at least one frame
+        try:
+            event = connection.next_event()
+        except RemoteProtocolError as error:
+            failure = error
+            break
+        if isinstance(event, ConnectionClosed):
+            return
+    else:
+        raise AssertionError("the connection neither ended nor refused")
+    assert connection.state is ChannelState.ERROR
+    assert failure.peer is not None  # named, even if only by "unidentified peer"
+
+
+hostile_values = st.recursive(
+    st.none()
+    | st.booleans()
+    | st.integers(min_value=codec.INT_MIN, max_value=codec.INT_MAX)
+    | st.integers(0, 70)
+    | st.binary(max_size=70)
+    | st.sampled_from([bytes(16), bytes(32), bytes(64), ALICE.peer_id.key, BOB.peer_id.key])
+    | st.text(max_size=8),
+    lambda inner: st.lists(inner, max_size=7).map(tuple),
+    max_leaves=16,
+)
+
+
+@CHANNEL_FUZZ
+@given(st.sampled_from(HANDSHAKE_STATES), st.binary(max_size=300))
+def test_random_bytes_in_any_state_give_only_protocol_errors(state: str, data: bytes) -> None:
+    victim, _ = victim_in(state)
+    feed_hostile(victim, data)
+
+
+@CHANNEL_FUZZ
+@given(st.sampled_from(HANDSHAKE_STATES), st.lists(hostile_values, min_size=1, max_size=3),
+       st.sampled_from([1, 2, 3, 4, 5, 64, 65]))
+def test_random_structures_in_any_state_give_only_protocol_errors(
+    state: str, values: list[codec.Value], tag: int
+) -> None:
+    """Well-framed, canonical, and (once open) properly encrypted bodies holding random
+    structures, most of them shaped like a message: `[tag, 1, random fields...]`."""
+    victim, wrap = victim_in(state)
+    bodies = []
+    for value in values:
+        shaped = (tag, 1, *value) if isinstance(value, tuple) else value
+        try:
+            bodies.append(wrap(codec.encode(shaped)))
+        except LocalProtocolError:  # nested deeper than anyone can encode
+            bodies.append(wrap(b"\x91" * 6 + b"\x00"))
+    feed_hostile(victim, b"".join(bodies))
+
+
+@pytest.mark.parametrize("state", HANDSHAKE_STATES)
+def test_a_huge_declared_frame_is_refused_before_it_is_buffered(state: str) -> None:
+    """A peer announces a 4 GiB frame and starts streaming it: refused from the 4-byte header,
+    and the connection's memory stays far below even one legal frame (1 MiB)."""
+    victim, _ = victim_in(state)
+    chunk = bytes(64 * 1024)
+    tracemalloc.start()
+    try:
+        victim.receive_data(b"\xff\xff\xff\xff")
+        with pytest.raises(RemoteProtocolError) as info:
+            victim.next_event()
+        for _ in range(16):  # a careless caller goes on feeding the refused stream
+            victim.receive_data(chunk)
+            with pytest.raises(RemoteProtocolError):
+                victim.next_event()
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert info.value.code is ErrorCode.FRAME_TOO_LARGE
+    assert victim.state is ChannelState.ERROR
+    assert peak < 256 * 1024  # 16 chunks of 64 KiB arrived: none of them was kept
+
+
+def test_bytes_after_a_peer_fault_are_not_kept() -> None:
+    """A forged frame ends the channel; a peer that keeps streaming afterwards (here 1 MiB in
+    64 KiB chunks) does not make the connection hold any of it."""
+    pair = open_pair()
+    pair.to_responder(b"\x00\x00\x00\x20" + bytes(32))
+    refused(pair.responder, ErrorCode.BAD_FRAME)
+    chunk = bytes(64 * 1024)
+    tracemalloc.start()
+    try:
+        for _ in range(16):
+            pair.responder.receive_data(chunk)
+            with pytest.raises(RemoteProtocolError):
+                pair.responder.next_event()
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert peak < 256 * 1024

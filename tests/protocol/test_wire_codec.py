@@ -241,3 +241,32 @@ def test_hostile_headers_allocate_little() -> None:
     finally:
         tracemalloc.stop()
     assert peak < 512 * 1024
+
+
+def _deepest_widest(leaf: bytes) -> bytes:
+    """The largest message the limits admit made of `leaf`: arrays of 256 arrays of 256 leaves,
+    nested to the depth limit, as many as fit in one frame."""
+
+    def array(count: int) -> bytes:
+        return bytes([0x90 | count]) if count < 16 else b"\xdc" + count.to_bytes(2, "big")
+
+    inner = array(256) + leaf * 256
+    middle = array(256) + inner * 256
+    count = (codec.MAX_FRAME_SIZE - 3) // len(middle)
+    return array(count) + middle * count
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("leaf", ["cd1234", "90", "a161"], ids=["uint16", "empty-array", "char"])
+def test_a_worst_case_message_allocates_a_bounded_multiple(leaf: str) -> None:
+    """docs/protocol.md §15: decoding a legal message made of as many small elements as fit in
+    a frame costs a bounded multiple of its size (Python objects per element), under 20x."""
+    data = _deepest_widest(bytes.fromhex(leaf))
+    assert len(data) > codec.MAX_FRAME_SIZE * 8 // 10
+    tracemalloc.start()
+    try:
+        decode(data)
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert peak < 20 * len(data)  # measured: 15.4x (uint16), 10.1x (empty arrays), 6.2x (chars)
