@@ -26,6 +26,7 @@ from p2p_durak.cli.i18n import BOT_NAMES, LANGS, PLAYER_NAME, Look, Messages
 from p2p_durak.cli.net_backend import NetworkLobbyBackend
 from p2p_durak.cli.table_ui import Notice
 from p2p_durak.cli.terminal import choose_terminal
+from p2p_durak.cli.ui_log import log_to_file
 from p2p_durak.engine import RuleError
 from p2p_durak.engine.presets import DEFAULT_PRESET
 from p2p_durak.node.discovery import Discovery
@@ -135,7 +136,8 @@ def run(args: argparse.Namespace) -> int:
         return 2
     look = Look(lang, terminal.ascii_only, cyrillic=terminal.cyrillic)
     discover = args.bots is None and not args.no_discovery
-    run_guest(play, look, options, args.bots is not None, discover)
+    with log_to_file(data_dir()):  # a warning printed on stderr would land on the screen
+        run_guest(play, look, options, args.bots is not None, discover)
     return 0
 
 

@@ -244,6 +244,7 @@ CATALOGUE: dict[str, tuple[str, str]] = {
     "key.own_hand": ("E your hand", "E свои карты"),
     "key.dummy_throw": ("1-9/Enter throw it in", "1-9/Enter подкинуть"),
     "key.dummy_pass": ("P it passes", "P болван пас"),
+    "key.next": ("N play again", "N ещё партия"),
     "key.help": ("? help", "? помощь"),
     "key.leave": ("Q leave", "Q выйти"),
     "key.play": ("1-9/Enter play", "1-9/Enter ход"),

@@ -527,7 +527,7 @@ def _keys(ui: TableUi, look: Look) -> Line:
     assert snap is not None
     kinds = ui.legal_kinds()
     if snap.activity == "over":
-        hints = [m("key.help"), m("key.leave")]
+        hints = [m("key.next"), m("key.help"), m("key.leave")]
     elif ui.dummy_focus and kinds & {A.LEAD, A.BEAT, A.TAKE}:  # (can_attack_defend)
         hints = [m("key.play"), m("key.beat") if A.BEAT in kinds else "",
                  m("key.take") if A.TAKE in kinds else "", m("key.own_hand"), m("key.help"),

@@ -111,6 +111,7 @@ def test_the_end_of_a_game_names_the_durak_and_the_series() -> None:
     assert "Game over" in text
     assert "Series after game 3" in text
     assert "N — play again" in text
+    assert text.split("\n")[-1] == " N play again · ? help · Q leave"  # the key line too
     if durak == 0:
         assert "You are the durak." in text
     else:
