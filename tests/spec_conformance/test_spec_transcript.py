@@ -144,6 +144,13 @@ def reseal(envelope: bytes, payload: list[Value], signer: bytes | None = None) -
     return write((5, 1, author, game, body, sign(SEED_OF[author], ENVELOPE_CONTEXT, game + body)))
 
 
+def resign_with(envelopes: list[bytes], index: int, field: int, value: Value) -> None:
+    """Envelope `index` with payload element `field` set to `value`, re-signed by its author."""
+    payload = payload_of(envelopes[index])
+    payload[field] = value
+    envelopes[index] = reseal(envelopes[index], payload)
+
+
 def first_multi_item_entry(entries: list[bytes]) -> int:
     return next(i for i, e in enumerate(entries) if len(payload_of(e)[5]) >= 2)  # type: ignore
 
@@ -159,10 +166,7 @@ def reverse_items(p: Parts) -> Parts:
 
 def drop_fairness(p: Parts) -> Parts:
     start, entries, acks = p
-    k = first_multi_item_entry(entries)
-    entry = payload_of(entries[k])
-    entry[6] = None
-    entries[k] = reseal(entries[k], entry)
+    resign_with(entries, first_multi_item_entry(entries), 6, None)  # Entry.fairness
     return start, entries, acks
 
 
@@ -174,9 +178,7 @@ def drop_entry(p: Parts) -> Parts:
 
 def wrong_prev_hash(p: Parts) -> Parts:
     start, entries, acks = p
-    entry = payload_of(entries[2])
-    entry[3] = sha256(b"elsewhere")
-    entries[2] = reseal(entries[2], entry)
+    resign_with(entries, 2, 3, sha256(b"elsewhere"))  # Entry.prev_hash
     return start, entries, acks
 
 
@@ -225,17 +227,13 @@ def twice_one_ack(p: Parts) -> Parts:
 
 def diverging_ack(p: Parts) -> Parts:
     start, entries, acks = p
-    ack = payload_of(acks[2])
-    ack[4] = sha256(b"another state")
-    acks[2] = reseal(acks[2], ack)
+    resign_with(acks, 2, 4, sha256(b"another state"))  # Ack.state_hash
     return start, entries, acks
 
 
 def ack_of_another_entry(p: Parts) -> Parts:
     start, entries, acks = p
-    ack = payload_of(acks[1])
-    ack[3] = sha256(entries[-2])
-    acks[1] = reseal(acks[1], ack)
+    resign_with(acks, 1, 3, sha256(entries[-2]))  # Ack.entry_hash
     return start, entries, acks
 
 
