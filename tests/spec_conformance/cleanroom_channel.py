@@ -36,7 +36,9 @@ def split_frames(stream: bytes) -> list[bytes]:
         if len(stream) < 4:
             raise SpecRefusal("TRUNCATED", "the stream ends inside a frame header")
         (length,) = struct.unpack(">I", stream[:4])
-        if not 1 <= length <= MAX_FRAME:
+        if length == 0:
+            raise SpecRefusal("MALFORMED", "an empty frame")
+        if length > MAX_FRAME:
             raise SpecRefusal("FRAME_TOO_LARGE", f"frame length {length}")
         if len(stream) < 4 + length:
             raise SpecRefusal("TRUNCATED", "the stream ends inside a frame body")

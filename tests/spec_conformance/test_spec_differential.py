@@ -18,8 +18,10 @@ from hypothesis import strategies as st
 from p2p_durak.protocol import codec
 from p2p_durak.protocol.channel import CHANNEL_MESSAGES
 from p2p_durak.protocol.errors import LocalProtocolError, RemoteProtocolError
+from p2p_durak.protocol.framing import ConnectionClosed, Framer
 from p2p_durak.protocol.messages import HANDSHAKE_MESSAGES, SIGNED_MESSAGES, decode_message
 
+from .cleanroom_channel import split_frames
 from .cleanroom_crypto import public_key
 from .cleanroom_msgpack import SpecDecodeError, Value, read, write
 from .cleanroom_schema import DIRECT, HANDSHAKE, SIGNED, SpecRefusal, identify, open_envelope
@@ -236,3 +238,39 @@ def test_one_byte_mutations_of_golden_vectors_get_the_same_verdict(
     catalogue = "direct" if name != "handshake_init" and not name.startswith("handshake") \
         else "handshake"
     assert spec_verdict(bytes(mutated), catalogue) == code_verdict(bytes(mutated), catalogue)
+
+
+STREAMS: dict[str, tuple[bytes, str]] = {
+    # name: (a whole stream, then its end; the §4 verdict)
+    "one frame, then the end": (b"\x00\x00\x00\x01\x01", "closed"),
+    "a zero-length frame": (b"\x00\x00\x00\x00", "MALFORMED"),
+    "a header announcing 1 MiB + 1": (b"\x00\x10\x00\x01", "FRAME_TOO_LARGE"),
+    "the end inside a body": (b"\x00\x00\x00\x05ab", "TRUNCATED"),
+    "the end inside a header": (b"\x00\x00\x00\x01\x01\x00\x00", "TRUNCATED"),
+}
+
+
+def code_frames(stream: bytes) -> str:
+    framer = Framer()
+    framer.receive_data(stream)
+    framer.receive_data(b"")  # §4: the end of the stream
+    try:
+        while not isinstance(framer.next_event(), ConnectionClosed):
+            pass
+    except RemoteProtocolError as error:
+        return error.code.name
+    return "closed"
+
+
+def spec_frames(stream: bytes) -> str:
+    try:
+        split_frames(stream)
+    except SpecRefusal as refusal:
+        return refusal.code
+    return "closed"
+
+
+@pytest.mark.parametrize("name", list(STREAMS))
+def test_framing_verdicts_are_the_same_for_spec_and_code(name: str) -> None:
+    stream, verdict = STREAMS[name]
+    assert (spec_frames(stream), code_frames(stream)) == (verdict, verdict)
