@@ -126,6 +126,12 @@ class LobbyBackend(Protocol):
         """Tables appearing, changing and going away on the network."""
         ...
 
+    @property
+    def fingerprint(self) -> str | None:
+        """This installation's identity fingerprint, for the player to compare with the others'
+        (None where the backend plays no networked table)."""
+        ...
+
     async def create_table(self, options: TableOptions) -> Session:
         """Host a networked table and sit at it (raises `LobbyError`)."""
         ...
@@ -153,6 +159,10 @@ class LocalLobbyBackend:
     @property
     def tables(self) -> trio.MemoryReceiveChannel[DiscoveryEvent]:
         return self._tables
+
+    @property
+    def fingerprint(self) -> str | None:
+        return None
 
     async def create_table(self, options: TableOptions) -> Session:
         await trio.lowlevel.checkpoint()

@@ -49,7 +49,7 @@ class Controller:
         self.autostart = autostart
         self.screen = "lobby"  # lobby | create | table
         self.help = False
-        self.lobby = LobbyUi(discovery=discovery_note)
+        self.lobby = LobbyUi(discovery=discovery_note, own_fingerprint=backend.fingerprint)
         self.form = CreateForm()
         self.form.select_preset(base_options.preset_id)
         self.form.players = base_options.players

@@ -43,6 +43,9 @@ CATALOGUE: dict[str, tuple[str, str]] = {
                    "↑↓ Enter сесть · C создать · P игра с ботами · L language · ? помощь · "
                    "Q выход"),
     "lobby.full": ("that table has no free seat", "за этим столом нет свободных мест"),
+    "lobby.host_fingerprint": ("Host of {name}: {fp} (joining checks it)",
+                               "Хозяин {name}: {fp} (сверяется при входе)"),
+    "lobby.own_fingerprint": ("Your fingerprint: {fp}", "Ваш отпечаток ключа: {fp}"),
     "lobby.joining": ("Joining {name}…", "Входим за стол {name}…"),
     "lobby.starting": ("Starting a practice game…", "Начинаем тренировочную партию…"),
     # ---- create form

@@ -23,6 +23,7 @@ class LobbyUi:
     cursor: int = 0
     notice: Notice | None = None
     discovery: Notice | None = None  # why discovery is off, when it is
+    own_fingerprint: str | None = None  # this installation's, for players to compare
 
     def apply(self, event: DiscoveryEvent) -> None:
         if isinstance(event, TableSeen):

@@ -43,6 +43,18 @@ def render_lobby(lobby: LobbyUi, look: Look, width: int, height: int,
         on_click = None if post is None else (lambda i=index: post(f"click:row:{i}"))
         body.append([("class:waiting", " ▶ " if chosen else "   "),
                      clickable(style, row, on_click)])
+    # Fingerprints are how people tell tables and players apart for sure (docs/protocol.md §2):
+    # joining checks that the host proves the one shown here.
+    chosen_table = lobby.selected()
+    if chosen_table is not None or lobby.own_fingerprint is not None:
+        body.append([])
+    if chosen_table is not None:
+        body.append([("class:dim", "   " + m("lobby.host_fingerprint",
+                                               name=clip_text(chosen_table.table.name, 24),
+                                               fp=chosen_table.table.fingerprint))])
+    if lobby.own_fingerprint is not None:
+        body.append([("class:dim", "   " + m("lobby.own_fingerprint",
+                                               fp=lobby.own_fingerprint))])
     status: Line = []
     if lobby.discovery is not None:
         status = [("class:dim", " " + lobby.discovery.text(look.lang))]

@@ -18,6 +18,7 @@ from p2p_durak.engine.presets import get_preset
 from p2p_durak.node.api import Session
 from p2p_durak.node.discovery import Discovery
 from p2p_durak.node.headless import Seat, make_node, spawn_bot_seats
+from p2p_durak.node.identity_store import load_or_create
 from p2p_durak.node.lobby import GameStart, JoinFailed, TableConfig
 from p2p_durak.node.node import Node
 from p2p_durak.node.players import BotPlayer
@@ -40,6 +41,15 @@ class NetworkLobbyBackend(LocalLobbyBackend):
         self._discovery = discovery
         self._bind = bind
         self._advertise = advertise
+        self._fingerprint: str | None = None
+
+    @property
+    def fingerprint(self) -> str:
+        """The fingerprint of the identity every node of this lobby uses (made on first use,
+        as the first node would)."""
+        if self._fingerprint is None:
+            self._fingerprint = load_or_create(self._home).fingerprint
+        return self._fingerprint
 
     async def _node(self) -> Node:
         node = make_node(self._home, self._name, bind=self._bind, port=0,

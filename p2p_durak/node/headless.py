@@ -147,7 +147,8 @@ async def host_and_play(opts: HostOptions, out: TextIO = sys.stdout) -> list[Sea
         assert host.node.endpoint is not None
         print(f"[{opts.name}] table «{opts.config.name}» at {host.node.endpoint} "
               f"({opts.config.preset_id}, {opts.config.seats} seats; "
-              f"{opts.config.timer.describe()})", file=out, flush=True)
+              f"{opts.config.timer.describe()}); host fingerprint "
+              f"{host.node.identity.fingerprint}", file=out, flush=True)
         discovery_cm = open_discovery(interfaces=opts.interfaces, browse=False) if opts.mdns \
             else None
         async with trio.open_nursery() as inner:
@@ -258,7 +259,8 @@ async def join_and_play(opts: JoinOptions, out: TextIO = sys.stdout) -> list[Sea
         rules_hash = bytes.fromhex(seen.table.rules_hash)
         host_fingerprint = seen.table.fingerprint
         print(f"found «{seen.table.name}» ({seen.table.variant}; "
-              f"{seen.table.timer.describe()}) at {endpoint}", file=out, flush=True)
+              f"{seen.table.timer.describe()}) at {endpoint}; host fingerprint "
+              f"{host_fingerprint} (the join checks it)", file=out, flush=True)
     seats = []
     async with trio.open_nursery() as nursery:
         for i in range(opts.count):

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
+from pathlib import Path
 
 import trio
 import trio.testing
@@ -12,7 +13,9 @@ from p2p_durak.cli.backend import LocalLobbyBackend, TableOptions
 from p2p_durak.cli.canvas import plain
 from p2p_durak.cli.controller import Controller
 from p2p_durak.cli.i18n import Look
+from p2p_durak.cli.net_backend import NetworkLobbyBackend
 from p2p_durak.node.discovery import FakeDiscoveryNetwork
+from p2p_durak.node.identity_store import load_or_create
 from p2p_durak.node.tableinfo import TableAd, new_table_id
 from p2p_durak.protocol.identity import Identity
 
@@ -84,6 +87,36 @@ async def test_the_lobby_lists_tables_as_they_come_change_and_go() -> None:
         screen = await keys()
         assert "Office" not in screen
         assert "Kitchen table" in screen
+        nursery.cancel_scope.cancel()
+
+
+async def test_the_lobby_shows_the_hosts_fingerprint_and_the_players_own(tmp_path: Path) -> None:
+    """Issue 4: the identity is shown to players as a short fingerprint. The lobby names the
+    chosen table's host by the fingerprint its advertisement carries (the one a join pins,
+    docs/protocol.md §9) and this installation's own, whole, in both languages at 80 columns."""
+    net = FakeDiscoveryNetwork()
+    other = Identity.from_seed(b"o" * 32).fingerprint
+    async with (net.open_discovery(addresses=["10.0.0.2"]) as host,
+                net.open_discovery() as mine, trio.open_nursery() as nursery):
+        backend = NetworkLobbyBackend(nursery, tmp_path, "Tester", tables=mine.events)
+        own = load_or_create(tmp_path).fingerprint
+        controller = Controller(backend, Look("en", False), base())
+        keys = await start(nursery, controller)
+        screen = await keys()
+        assert f"Your fingerprint: {own}" in screen
+        assert "Host of" not in screen  # no table yet
+        await host.advertise(ad("Kitchen table, the one by the window"))
+        await host.advertise(dataclasses.replace(ad("Office"), fingerprint=other))
+        screen = await keys()
+        assert f"Host of Kitchen table, the one …: {FINGERPRINT} (joining checks it)" in screen
+        screen = await keys("down")
+        assert f"Host of Office: {other}" in screen
+        assert FINGERPRINT not in screen
+        screen = await keys("l")  # Russian: the longest lines still whole at 80 columns
+        assert f"Хозяин Office: {other} (сверяется при входе)" in screen
+        screen = await keys("up")
+        assert f"Хозяин Kitchen table, the one …: {FINGERPRINT} (сверяется при входе)" in screen
+        assert f"Ваш отпечаток ключа: {own}" in screen
         nursery.cancel_scope.cancel()
 
 
