@@ -216,7 +216,7 @@ def test_random_values_encode_alike_and_read_alike(value: Value) -> None:
     assert mine == code_reads(data) == value
 
 
-@settings(max_examples=400, derandomize=True)
+@settings(max_examples=250, derandomize=True)
 @given(st.binary(max_size=64))
 def test_random_bytes_get_the_same_verdict(data: bytes) -> None:
     mine, theirs = spec_reads(data), code_reads(data)
@@ -228,7 +228,7 @@ def test_random_bytes_get_the_same_verdict(data: bytes) -> None:
 VECTORS = [(name, load(name)) for name in names() if not name.startswith("channel_")]
 
 
-@settings(max_examples=300, derandomize=True)
+@settings(max_examples=200, derandomize=True)
 @given(st.sampled_from(VECTORS), st.integers(min_value=0), st.integers(0, 255))
 def test_one_byte_mutations_of_golden_vectors_get_the_same_verdict(
         vector: tuple[str, bytes], where: int, byte: int) -> None:

@@ -11,51 +11,29 @@ it at the same position: where they differ, either the spec or the code is wrong
 
 from __future__ import annotations
 
-import functools
-import random
 from collections.abc import Callable
-from pathlib import Path
 
 import pytest
 
 from p2p_durak.engine import state_hash
-from p2p_durak.engine.rules import RuleSet
 from p2p_durak.protocol.log_chain import CertificateError, check_certificate
-from p2p_durak.protocol.table import TableMachine
-from p2p_durak.protocol.table_log import TableLogMachine
-from p2p_durak.protocol.transcript import AuditError, AuditReport, Transcript, audit
+from p2p_durak.protocol.transcript import AuditError
 
-from .cleanroom_crypto import ENVELOPE_CONTEXT, public_key, sha256, sign
-from .cleanroom_log import TRANSCRIPT_BOUNDS, ChainViolation, Walk, walk
+from .cleanroom_crypto import ENVELOPE_CONTEXT, sha256, sign
+from .cleanroom_log import ChainViolation, walk
 from .cleanroom_msgpack import Value, read, write
 from .cleanroom_schema import DIRECT, SIGNED, identify, open_envelope
-
-RECORDED = Path(__file__).resolve().parent / "recorded"
-TRANSCRIPT = (RECORDED / "podkidnoy_4p.transcript").read_bytes()
-RULES = (RECORDED / "podkidnoy_4p.rules").read_bytes()
-SEEDS = [bytes.fromhex(line) for line in
-         (RECORDED / "podkidnoy_4p.seeds").read_text(encoding="ascii").split()]
-SEED_OF = {public_key(seed): seed for seed in SEEDS}
-
-
-@functools.cache
-def clean_walk() -> Walk:
-    return walk(TRANSCRIPT)
-
-
-def reference_report(data: bytes) -> AuditReport[TableMachine]:
-    """The reference auditor's report on a transcript (AuditError if it refuses it)."""
-    transcript = Transcript.load(data)
-    game = identify(transcript.start, DIRECT)["game"]
-    assert isinstance(game, bytes)
-    observer = TableMachine(game, -1, 4, RuleSet.from_canonical(RULES),
-                            random.Random(0).randbytes)
-    return audit(transcript, TableLogMachine(), observer)
-
-
-@functools.cache
-def clean_report() -> AuditReport[TableMachine]:
-    return reference_report(TRANSCRIPT)
+from .recorded_game import (
+    RULES,
+    SEED_OF,
+    Parts,
+    clean_report,
+    clean_walk,
+    parts,
+    parts_of,
+    reference_report,
+    save,
+)
 
 
 def reference_verdict(data: bytes) -> int:
@@ -104,28 +82,6 @@ def test_the_certificate_is_saved_in_seat_order_and_read_in_any_order() -> None:
 
 
 # --- tampering -----------------------------------------------------------------------------------
-
-Parts = tuple[bytes, list[bytes], list[bytes]]  # start, entries, acks
-
-
-def parts() -> Parts:
-    return parts_of(TRANSCRIPT)
-
-
-def parts_of(data: bytes) -> Parts:
-    value = read(data, TRANSCRIPT_BOUNDS)
-    assert isinstance(value, tuple)
-    start, entries, acks = value[2], value[3], value[4]
-    assert isinstance(start, bytes)
-    assert isinstance(entries, tuple)
-    assert isinstance(acks, tuple)
-    return start, [bytes(e) for e in entries if isinstance(e, bytes)], \
-        [bytes(a) for a in acks if isinstance(a, bytes)]
-
-
-def save(start: bytes, entries: list[bytes], acks: list[bytes]) -> bytes:
-    return write(("p2p-durak transcript", 1, start, tuple(entries), tuple(acks)))
-
 
 def payload_of(envelope: bytes) -> list[Value]:
     value = read(identify(envelope, DIRECT)["payload"])  # type: ignore[arg-type]
