@@ -11,6 +11,7 @@ but the latest snapshot and the lobby's list.
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
+from contextlib import suppress
 
 import trio
 
@@ -22,6 +23,7 @@ from p2p_durak.cli.lobby_ui import BUTTONS, CreateForm, LobbyUi
 from p2p_durak.cli.lobby_view import render_create, render_lobby
 from p2p_durak.cli.table_ui import SHIFT_DIGIT_KEYS, Notice, TableUi, notice_of, refusal
 from p2p_durak.cli.table_view import MIN_HEIGHT, MIN_WIDTH, Post, render_table_screen
+from p2p_durak.cli.waiting_view import is_waiting_room, render_waiting
 from p2p_durak.engine import Action, IllegalAction, RuleError
 from p2p_durak.node.api import Session
 
@@ -33,6 +35,15 @@ TABLE_KEYS: dict[str, str] = {
     "g": "send_back",
     "e": "dummy",  # с болваном: the keys switch between his hand and the dummy's
 }
+
+
+QUIT_LEAVE_SECONDS = 2.0  # Ctrl-C: how long a graceful leave may hold the quit
+
+
+async def _leave(session: Session) -> None:
+    """Leave, whatever state the session's table is in (a node already stopped is left)."""
+    with suppress(trio.ClosedResourceError, trio.BrokenResourceError):
+        await session.leave()
 
 
 class Controller:
@@ -94,7 +105,9 @@ class Controller:
 
     async def handle(self, key: str) -> None:
         if key == "c-c":
-            await self._leave_table()
+            # a graceful leave gets a moment to reach the others; quitting never hangs on it
+            with trio.move_on_after(QUIT_LEAVE_SECONDS):
+                await self._leave_table(wait=True)
             self.exit_app()
             return
         if self.help:
@@ -159,6 +172,10 @@ class Controller:
 
     async def _table_key(self, key: str) -> None:
         table = self.table
+        if key in ("q", "escape") and (table.snapshot is None
+                                       or is_waiting_room(table.snapshot)):
+            await self._leave_table()  # nothing is at stake before the deal: at once
+            return
         if key in ("q", "escape"):
             if key == "escape" and not table.leave_armed:
                 table.notice = None
@@ -253,12 +270,18 @@ class Controller:
         self.help = False
         self._nursery.start_soon(self._watch_session, session)
 
-    async def _leave_table(self) -> None:
+    async def _leave_table(self, *, wait: bool = False) -> None:
+        """Back to the lobby at once; the session's leave runs on (a networked node plays its
+        graceful leave out in the background) unless `wait`."""
         session, self.session = self.session, None
-        if session is not None:
-            await session.leave()
         self.screen = "lobby"
         self.table = TableUi()
+        if session is None:
+            return
+        if wait or self._nursery is None:
+            await _leave(session)
+        else:
+            self._nursery.start_soon(_leave, session)
 
     # ---- drawing --------------------------------------------------------------------------
 
@@ -286,6 +309,9 @@ class Controller:
             return render_help(self.form.preset.id, None, None, look, width, height,
                                lobby=True)
         if self.screen == "table":
+            snap = self.table.snapshot
+            if snap is not None and is_waiting_room(snap):
+                return render_waiting(snap, look, width, height)
             return render_table_screen(self.table, look, width, height, post)
         if self.screen == "create":
             return render_create(self.form, self.base, look, width, height)

@@ -28,8 +28,9 @@ CATALOGUE: dict[str, tuple[str, str]] = {
     "lobby.title": ("Durak — tables on the network", "Дурак — столы в сети"),
     "lobby.empty": ("No tables found yet. Create one (C) or play alone against bots (P).",
                     "Столов пока нет. Создайте свой (C) или сыграйте с ботами (P)."),
-    "lobby.columns": ("{name:<24} {variant:<22} {players:>7} {free:>5}  {timer}",
-                      "{name:<24} {variant:<22} {players:>7} {free:>5}  {timer}"),
+    # 80 columns: the timer's cell keeps 20 for «15 с, потом проигрыш»
+    "lobby.columns": ("{name:<20} {variant:<20} {players:>7} {free:>5}  {timer}",
+                      "{name:<20} {variant:<20} {players:>7} {free:>5}  {timer}"),
     "lobby.col.name": ("Table", "Стол"),
     "lobby.col.variant": ("Variant", "Вариант"),
     "lobby.col.players": ("Players", "Игроки"),
@@ -48,6 +49,16 @@ CATALOGUE: dict[str, tuple[str, str]] = {
     "lobby.own_fingerprint": ("Your fingerprint: {fp}", "Ваш отпечаток ключа: {fp}"),
     "lobby.joining": ("Joining {name}…", "Входим за стол {name}…"),
     "lobby.starting": ("Starting a practice game…", "Начинаем тренировочную партию…"),
+    # ---- the waiting room: a networked table before its game starts
+    "waiting.seated": ("Waiting for players: {n} of {seats} seated",
+                       "Ждём игроков: за столом {n} из {seats}"),
+    "waiting.free_seat": ("free seat", "свободное место"),
+    "waiting.someone": ("a player", "игрок"),
+    "waiting.starts": ("The game starts as soon as every seat is taken.",
+                       "Игра начнётся, как только все места будут заняты."),
+    "waiting.failed": ("Could not join: {reason}", "Не удалось сесть за стол: {reason}"),
+    "waiting.keys": ("Q back to the lobby · ? help · L язык",
+                     "Q в лобби · ? помощь · L language"),
     # ---- create form
     "create.title": ("New table", "Новый стол"),
     "create.preset": ("Rules", "Правила"),

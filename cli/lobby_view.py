@@ -35,7 +35,7 @@ def render_lobby(lobby: LobbyUi, look: Look, width: int, height: int,
         chosen = index == lobby.cursor
         variant = preset_name(table.variant, look.lang) if table.variant in PRESETS \
             else table.variant
-        row = m("lobby.columns", name=clip_text(table.name, 24), variant=clip_text(variant, 22),
+        row = m("lobby.columns", name=clip_text(table.name, 20), variant=clip_text(variant, 20),
                 players=f"{table.seats_taken}/{table.seats}", free=table.seats_free,
                 timer=clocks_text(table.timer, look))
         style = "class:lobby.row.chosen" if chosen else (

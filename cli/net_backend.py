@@ -12,10 +12,12 @@ from pathlib import Path
 
 import trio
 
+from p2p_durak import engine as eng
 from p2p_durak.cli.backend import LobbyError, LocalLobbyBackend, TableOptions
+from p2p_durak.cli.waiting_view import UNKNOWN_NAME
 from p2p_durak.engine import RuleError
 from p2p_durak.engine.presets import get_preset
-from p2p_durak.node.api import Session
+from p2p_durak.node.api import Session, TableSnapshot
 from p2p_durak.node.discovery import Discovery
 from p2p_durak.node.headless import Seat, make_node, spawn_bot_seats
 from p2p_durak.node.identity_store import load_or_create
@@ -25,8 +27,41 @@ from p2p_durak.node.players import BotPlayer
 from p2p_durak.node.session import HumanPlayer
 from p2p_durak.node.tableinfo import DiscoveryEvent, TableSeen
 from p2p_durak.node.transport import Endpoint
+from p2p_durak.protocol.messages import PlayerInfo
 
 log = logging.getLogger(__name__)
+
+
+class NetworkSeat:
+    """A person's seat at a networked table, as the lobby's `Session`: the `HumanPlayer`, and
+    the cancel scope of everything this process runs for the table (its node, its bot peers).
+
+    Leaving before the game starts cancels that scope: the node stops listening, so a host's
+    table is withdrawn from discovery and a joiner's seat is freed (the host sees the link
+    drop). Leaving during the game is the graceful leave of `HumanPlayer.leave`; the scope ends
+    when the node's play does."""
+
+    def __init__(self, human: HumanPlayer, scope: trio.CancelScope) -> None:
+        self.human = human
+        self.scope = scope
+        self.started = False  # the game began: leaving is the graceful leave from now on
+
+    @property
+    def snapshots(self) -> trio.MemoryReceiveChannel[TableSnapshot]:
+        return self.human.snapshots
+
+    async def act(self, action: eng.Action) -> None:
+        await self.human.act(action)
+
+    async def next_game(self) -> None:
+        await self.human.next_game()
+
+    async def leave(self) -> None:
+        if self.started and not self.scope.cancel_called:
+            await self.human.leave()
+        else:
+            self.scope.cancel()
+            await trio.lowlevel.checkpoint()
 
 
 class NetworkLobbyBackend(LocalLobbyBackend):
@@ -51,11 +86,11 @@ class NetworkLobbyBackend(LocalLobbyBackend):
             self._fingerprint = load_or_create(self._home).fingerprint
         return self._fingerprint
 
-    async def _node(self) -> Node:
+    async def _node(self, nursery: trio.Nursery) -> Node:
         node = make_node(self._home, self._name, bind=self._bind, port=0,
                          advertise=self._advertise)
         node.discovery = self._discovery
-        await self._nursery.start(node.serve)
+        await nursery.start(node.serve)
         return node
 
     async def create_table(self, options: TableOptions) -> Session:
@@ -66,43 +101,56 @@ class NetworkLobbyBackend(LocalLobbyBackend):
         levels = (options.bot_level,) * options.network_bots
         preset = get_preset(options.preset_id)
         try:
-            config = TableConfig(options.table_name or preset.name_en, preset.id, rules,
-                                 options.players, levels, int(options.timer or 0),
+            config = TableConfig(options.table_name or self._name or preset.name_en, preset.id,
+                                 rules, options.players, levels, int(options.timer or 0),
                                  options.timer_policy, options.grace_seconds)
         except ValueError as error:
             raise LobbyError(str(error), str(error)) from error
-        node = await self._node()
-        table = node.host_table(config)
-        assert node.endpoint is not None
-        bots = await spawn_bot_seats(self._nursery, self._home, levels, self._bind,
-                                     node.endpoint.host)
-        human = HumanPlayer(table_name=config.name, preset_id=preset.id,
-                            names=[self._name], clocks=config.timer)
-        self._nursery.start_soon(self._host, node, human, bots)
-        for bot in bots:
-            self._nursery.start_soon(self._bot, bot, node.endpoint, node)
-        human.waiting_room(rules, config.seats, [p.name for p in table.players])
-        return human
+        seat: NetworkSeat = await self._nursery.start(self._run_hosted, config,
+                                                      options.bot_names[:len(levels)])
+        return seat
 
-    async def _host(self, node: Node, human: HumanPlayer, bots: list[Seat]) -> None:
-        table = node.hosted
-        assert table is not None
-        watcher = self._nursery
-        cancel = trio.CancelScope()
+    async def _run_hosted(self, config: TableConfig, bot_names: tuple[str, ...], *,
+                          task_status: trio.TaskStatus[NetworkSeat]) -> None:
+        """Everything this process runs for a table it hosts, until the series ends or the
+        person leaves before it starts."""
+        with trio.CancelScope() as scope:
+            async with trio.open_nursery() as nursery:
+                node = await self._node(nursery)
+                table = node.host_table(config)
+                assert node.endpoint is not None
+                bots = await spawn_bot_seats(nursery, self._home, config.bots, self._bind,
+                                             node.endpoint.host, names=bot_names)
+                human = HumanPlayer(table_name=config.name, preset_id=config.preset_id,
+                                    names=[self._name], clocks=config.timer)
+                seat = NetworkSeat(human, scope)
+                for bot in bots:
+                    nursery.start_soon(self._bot, bot, node.endpoint, node)
+                self._show_seated(human, config, table.players, bots)
+                task_status.started(seat)
+                follow = trio.CancelScope()
 
-        async def follow() -> None:
-            with cancel:
-                while not table.started.is_set():
-                    changed = table.changed
-                    await changed.wait()
-                    human.waiting_room(table.config.rules, table.config.seats,
-                                       [p.name for p in table.players])
+                async def follow_joiners() -> None:
+                    with follow:
+                        while not table.started.is_set():
+                            await table.changed.wait()
+                            self._show_seated(human, config, table.players, bots)
 
-        watcher.start_soon(follow)
-        start = await node.wait_for_start()
-        cancel.cancel()
-        await self._play(node, start, human, {b.node.identity.peer_id.key: b.level
-                                              for b in bots})
+                nursery.start_soon(follow_joiners)
+                start = await node.wait_for_start()
+                follow.cancel()
+                seat.started = True
+                await self._play(node, start, human, {b.node.identity.peer_id.key: b.level
+                                                      for b in bots})
+                nursery.cancel_scope.cancel()  # the series is over: stop serving, bots too
+
+    @staticmethod
+    def _show_seated(human: HumanPlayer, config: TableConfig, players: list[PlayerInfo],
+                     bots: list[Seat]) -> None:
+        levels = {b.node.identity.peer_id: b.level for b in bots}
+        human.bots = {i: levels[p.identity] for i, p in enumerate(players)
+                      if p.identity in levels}
+        human.waiting_room(config.rules, config.seats, [p.name for p in players])
 
     async def _bot(self, bot: Seat, endpoint: Endpoint, host: Node) -> None:
         try:
@@ -120,25 +168,35 @@ class NetworkLobbyBackend(LocalLobbyBackend):
             rules = get_preset(table.table.variant).rules
         except RuleError as error:
             raise LobbyError(error.message_en, error.message_ru) from error
-        node = await self._node()
-        human = HumanPlayer(table_name=table.table.name, preset_id=table.table.variant,
-                            names=[self._name], clocks=table.table.timer)
-        human.waiting_room(rules, table.table.seats, ["…"] * table.table.seats_taken +
-                           [self._name])
-        self._nursery.start_soon(self._join_and_play, node, table, human)
-        return human
+        seat: NetworkSeat = await self._nursery.start(self._run_joined, table, rules)
+        return seat
 
-    async def _join_and_play(self, node: Node, table: TableSeen, human: HumanPlayer) -> None:
-        endpoint = Endpoint(table.addresses[0], table.table.port)
-        try:
-            start = await node.join(endpoint, rules_hash=bytes.fromhex(table.table.rules_hash),
-                                    timer=table.table.timer,
-                                    host_fingerprint=table.table.fingerprint)
-        except JoinFailed as exc:
-            human.waiting_room(get_preset(table.table.variant).rules, table.table.seats,
-                               [self._name], notice=f"could not join: {exc.reason}")
-            return
-        await self._play(node, start, human, {})
+    async def _run_joined(self, table: TableSeen, rules: eng.RuleSet, *,
+                          task_status: trio.TaskStatus[NetworkSeat]) -> None:
+        """Everything this process runs for a table it joins, until the series ends or the
+        person leaves before it starts."""
+        with trio.CancelScope() as scope:
+            async with trio.open_nursery() as nursery:
+                node = await self._node(nursery)
+                human = HumanPlayer(table_name=table.table.name, preset_id=table.table.variant,
+                                    names=[self._name], clocks=table.table.timer)
+                seat = NetworkSeat(human, scope)
+                human.waiting_room(rules, table.table.seats,
+                                   [UNKNOWN_NAME] * table.table.seats_taken + [self._name],
+                                   my_seat=table.table.seats_taken)
+                task_status.started(seat)
+                endpoint = Endpoint(table.addresses[0], table.table.port)
+                try:
+                    start = await node.join(
+                        endpoint, rules_hash=bytes.fromhex(table.table.rules_hash),
+                        timer=table.table.timer, host_fingerprint=table.table.fingerprint)
+                except JoinFailed as exc:
+                    human.waiting_room(rules, table.table.seats, [self._name],
+                                       notice=exc.reason)
+                    return
+                seat.started = True
+                await self._play(node, start, human, {})
+                nursery.cancel_scope.cancel()  # the series is over: stop serving
 
     async def _play(self, node: Node, start: GameStart, human: HumanPlayer,
                     bot_keys: dict[bytes, str]) -> None:

@@ -188,12 +188,14 @@ async def _enter(nursery: trio.Nursery, cm: object) -> Discovery:
 
 
 async def spawn_bot_seats(nursery: trio.Nursery, home: Path, levels: Sequence[str], bind: str,
-                      advertise: str) -> list[Seat]:
+                      advertise: str, *, names: Sequence[str] = ()) -> list[Seat]:
     """Bot peers of this process: each its own node, identity and listener, reachable at the
-    host's address so that every other player can dial it."""
+    host's address so that every other player can dial it. `names`: their seat names (the
+    UI's "Anna", "Boris"…); the rest are named by number and level."""
     seats = []
     for i, level in enumerate(levels):
-        node = make_node(home, f"bot{i + 1}-{level}", bind=bind, port=0, advertise=advertise,
+        name = names[i] if i < len(names) else f"bot{i + 1}-{level}"
+        node = make_node(home, name, bind=bind, port=0, advertise=advertise,
                          identity_name=f"bot-{i + 1}")
         await nursery.start(node.serve)
         seats.append(Seat(node, level))

@@ -117,17 +117,19 @@ class Link:
         if self.closed:
             return
         self.closed = True
-        with trio.move_on_after(1):
-            # Under the send lock: another task may be writing a frame right now (a stream
-            # allows one writer at a time; trio raises BusyResourceError otherwise).
-            async with self._send_lock:
-                try:
-                    data = self.conn.send(Error(code, reason[:200]))
-                    await self.stream.send_all(data)
-                except (LocalProtocolError, trio.BrokenResourceError,
-                        trio.ClosedResourceError):
-                    pass
-        await trio.aclose_forcefully(self.stream)
+        try:
+            with trio.move_on_after(1):
+                # Under the send lock: another task may be writing a frame right now (a stream
+                # allows one writer at a time; trio raises BusyResourceError otherwise).
+                async with self._send_lock:
+                    try:
+                        data = self.conn.send(Error(code, reason[:200]))
+                        await self.stream.send_all(data)
+                    except (LocalProtocolError, trio.BrokenResourceError,
+                            trio.ClosedResourceError):
+                        pass
+        finally:  # also when cancelled (a joiner who gives up): never leak the socket
+            await trio.aclose_forcefully(self.stream)
 
     async def close(self, reason: str = "bye") -> None:
         await self._refuse(ErrorCode.GOING_AWAY, reason)

@@ -12,12 +12,13 @@ from __future__ import annotations
 import logging
 import os
 from collections.abc import Callable
+from contextlib import suppress
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import trio
 
-from p2p_durak.node.discovery import Discovery
+from p2p_durak.node.discovery import Discovery, DiscoveryError
 from p2p_durak.node.game import GameRunner, Player, Timing, game_dir
 from p2p_durak.node.link import PeerFault, accept_link
 from p2p_durak.node.lobby import GameStart, HostedTable, TableConfig, join_table
@@ -106,14 +107,18 @@ class Node:
         assert table is not None
         if self.discovery is not None:
             await self.discovery.advertise(self.advertisement())
-        while not table.started.is_set():
-            changed = table.changed
-            with trio.move_on_after(1):
-                await changed.wait()
-            if self.discovery is not None and not table.started.is_set():
-                await self.discovery.update(self.advertisement())
-        if self.discovery is not None:
-            await self.discovery.withdraw(table.table_id)
+        try:
+            while not table.started.is_set():
+                changed = table.changed
+                with trio.move_on_after(1):
+                    await changed.wait()
+                if self.discovery is not None and not table.started.is_set():
+                    await self.discovery.update(self.advertisement())
+        finally:
+            # also when the host gives up before the start: no ghost table on anyone's list
+            if self.discovery is not None:
+                with trio.CancelScope(shield=True), suppress(DiscoveryError):
+                    await self.discovery.withdraw(table.table_id)
         assert table.start is not None
         return table.start
 

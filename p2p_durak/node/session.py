@@ -170,15 +170,16 @@ class HumanPlayer(Player):
         self._runner = runner
 
     def waiting_room(self, rules: eng.RuleSet, seats: int, names: list[str],
-                     notice: str | None = None) -> None:
-        """Before the game: who is seated so far (the host updates it as players join)."""
+                     notice: str | None = None, my_seat: int = 0) -> None:
+        """Before the game: who is seated so far (the host updates it as players join);
+        `my_seat`: where this person sits among `names`."""
         self.names = names
         infos = tuple(SeatInfo(i, name, i in self.bots, self.bots.get(i, ""))
                       for i, name in enumerate(names))
         waiting = tuple(range(len(names), seats))
         self._send.send_nowait(TableSnapshot(
             table_name=self.table_name, preset_id=self.preset_id, rules=rules, seats=infos,
-            my_seat=0, state=None, waiting_for=waiting, activity="lobby",
+            my_seat=my_seat, state=None, waiting_for=waiting, activity="lobby",
             progress=(len(names), seats), notice=notice, clocks=self.clocks))
 
     def seated(self, names: list[str], bots: dict[int, str]) -> None:

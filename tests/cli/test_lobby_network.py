@@ -1,0 +1,177 @@
+"""The lobby as `durak` runs it: `NetworkLobbyBackend` (real nodes on 127.0.0.1, the
+mental-poker deck) under two controllers, one per player, whose discovery is a shared
+`FakeDiscoveryNetwork`. A table made with the new-table form appears in the other lobby,
+its seats change live, the other player joins from the list, and the game that starts plays
+the form's rules; leaving a waiting room frees the seat or withdraws the table."""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
+from pathlib import Path
+
+import trio
+
+from p2p_durak.cli.backend import TableOptions
+from p2p_durak.cli.canvas import plain
+from p2p_durak.cli.controller import Controller
+from p2p_durak.cli.i18n import Look
+from p2p_durak.cli.lobby_ui import FIELDS
+from p2p_durak.cli.lobby_view import render_lobby
+from p2p_durak.cli.net_backend import NetworkLobbyBackend
+from p2p_durak.node.discovery import FakeDiscoveryNetwork
+from p2p_durak.protocol.messages import TimeoutPolicy
+
+WAIT = 60  # seconds: real TCP and real key exchanges on a shared 2-core machine
+
+
+class Player:
+    """One person's `durak`: a controller fed keys, drawn at 80×24 after every change."""
+
+    def __init__(self, controller: Controller, send: trio.MemorySendChannel[str]) -> None:
+        self.controller = controller
+        self.send = send
+        self._changed = trio.Event()
+        controller.invalidate = self._bump
+
+    def _bump(self) -> None:
+        self._changed.set()
+        self._changed = trio.Event()
+
+    def screen(self) -> str:
+        return plain(self.controller.render(80, 24))
+
+    async def press(self, *keys: str) -> str:
+        target = self.controller.intents_handled + len(keys)
+        for key in keys:
+            self.send.send_nowait(key)
+        await self.until(lambda: self.controller.intents_handled >= target)
+        return self.screen()
+
+    async def until(self, predicate: Callable[[], bool]) -> None:
+        """Wait for the predicate, checked after every repaint the controller asks for."""
+        with trio.fail_after(WAIT):
+            while not predicate():
+                await self._changed.wait()
+
+    async def sees(self, *texts: str) -> str:
+        await self.until(lambda: all(text in self.screen() for text in texts))
+        return self.screen()
+
+    def row(self, name: str) -> str:
+        """The lobby's row of the table `name` (the list lives on behind other screens)."""
+        lines = plain(render_lobby(self.controller.lobby, self.controller.look, 80, 24))
+        return next((line for line in lines.splitlines() if name in line), "")
+
+    async def field(self, name: str) -> None:
+        """Move the form's focus to the field `name`."""
+        steps = (FIELDS.index(name) - self.controller.form.focus) % len(FIELDS)
+        await self.press(*["down"] * steps)
+
+
+def options(name: str) -> TableOptions:
+    return TableOptions(player_name=name, bot_names=("Anna", "Boris", "Vera"), bot_delay=0.0)
+
+
+@asynccontextmanager
+async def two_players(tmp_path: Path) -> AsyncIterator[tuple[Player, Player]]:
+    net = FakeDiscoveryNetwork()
+    async with (net.open_discovery() as seen_by_sasha, net.open_discovery() as seen_by_masha,
+                trio.open_nursery() as nursery):
+        players = []
+        for name, look, discovery in (("Sasha", Look("en", False), seen_by_sasha),
+                                      ("Masha", Look("ru", False), seen_by_masha)):
+            backend = NetworkLobbyBackend(nursery, tmp_path / name, name, discovery,
+                                          bind="127.0.0.1")
+            controller = Controller(backend, look, options(name))
+            send, receive = trio.open_memory_channel[str](math.inf)
+            player = Player(controller, send)
+            await nursery.start(controller.run, receive)
+            players.append(player)
+        yield players[0], players[1]
+        nursery.cancel_scope.cancel()
+
+
+async def test_a_table_from_the_form_is_listed_joined_and_plays_the_forms_rules(
+        tmp_path: Path) -> None:
+    async with two_players(tmp_path) as (sasha, masha):
+        await masha.sees("Столов пока нет")
+        await sasha.press("c")
+        await sasha.field("transfer")
+        await sasha.press("right")  # перевод on
+        await sasha.field("throw_in_by")
+        assert "◀ neighbours" in await sasha.press("right")
+        await sasha.field("pogony")
+        await sasha.press("right")
+        await sasha.field("timer")
+        assert "◀ 15 s ▶" in await sasha.press("right")
+        await sasha.field("timer_policy")
+        await sasha.press("right")  # you lose the game
+        await sasha.field("bots")
+        assert "◀ easy ▶" in await sasha.press("left")
+        await sasha.field("network_bots")
+        assert "◀ 1 ▶" in await sasha.press("right")
+        await sasha.field("network")
+        await sasha.press("enter")
+
+        # Sasha's waiting room: who sits, the free seat, the rules and clocks, the way out
+        room = await sasha.sees("Waiting for players: 2 of 3 seated", "Anna (bot, easy)")
+        assert "Sasha (you)" in room
+        assert "free seat" in room
+        assert "Transfer (перевод): on" in room
+        assert "Turn timer: 15 s, then lose" in room
+        assert "Q back to the lobby" in room
+        assert "Dealing" not in room
+
+        # Masha's lobby lists it: named after its host, the variant, seats, free, clocks
+        lobby = await masha.sees("Sasha", "2/3")  # (1/3 until the bot has sat down)
+        (row,) = [line for line in lobby.splitlines() if "Sasha" in line]
+        assert "Подкидной" in row
+        assert re.search(r" 2/3 +1 ", row)  # two seated of three, one free seat
+        assert row.rstrip().endswith("15 с, потом проигрыш")  # whole at 80 columns
+
+        await masha.press("enter")  # join the chosen table; the game starts at once
+        await masha.until(lambda: masha.controller.table.snapshot is not None
+                          and masha.controller.table.snapshot.state is not None)
+        await sasha.until(lambda: sasha.controller.table.snapshot is not None
+                          and sasha.controller.table.snapshot.state is not None)
+        for player in (sasha, masha):
+            snap = player.controller.table.snapshot
+            assert snap is not None
+            assert snap.state is not None
+            assert sorted(s.name for s in snap.seats) == ["Anna", "Masha", "Sasha"]
+            assert snap.rules.transfer
+            assert snap.rules.throw_in_by == "neighbours_of_defender"
+            assert snap.rules.pogony_sixes
+            assert snap.clocks is not None
+            assert snap.clocks.turn_seconds == 15
+            assert snap.clocks.on_timeout is TimeoutPolicy.LOSE
+        # a table whose game started is no longer offered
+        await masha.until(lambda: not masha.controller.lobby.tables)
+        assert "Перевод" in await masha.press("?")
+
+
+async def test_leaving_a_waiting_room_frees_the_seat_or_withdraws_the_table(
+        tmp_path: Path) -> None:
+    async with two_players(tmp_path) as (sasha, masha):
+        await sasha.press("c")
+        await sasha.field("network")
+        await sasha.press("enter")
+        await sasha.sees("Waiting for players: 1 of 3 seated")
+        await masha.sees("1/3")
+
+        await masha.press("enter")
+        room = await masha.sees("за столом 2 из 3")
+        assert "Masha (вы)" in room
+        await sasha.sees("Waiting for players: 2 of 3 seated", "Masha")
+        await masha.until(lambda: "2/3" in masha.row("Sasha"))
+
+        assert "Дурак — столы в сети" in await masha.press("q")  # back at once
+        await sasha.sees("Waiting for players: 1 of 3 seated")
+        await masha.until(lambda: "1/3" in masha.row("Sasha"))
+
+        assert "tables on the network" in await sasha.press("q")
+        await masha.sees("Столов пока нет")
+        await sasha.sees("No tables found yet")
