@@ -121,6 +121,44 @@ def test_off_schema_ping_is_refused(value: codec.Value) -> None:
         decode_message(codec.encode(value), DIRECT_MESSAGES)
 
 
+JOIN = (JoinRequest.TAG, 1, GAME, 1, RULES_HASH, "Carol", ALICE.peer_id.key, 0)
+
+
+@pytest.mark.parametrize(
+    ("index", "value", "what"),
+    [
+        (5, b"Carol", "text sent as bin"),
+        (2, GAME.hex()[:16], "bin sent as text"),
+        (6, ALICE.peer_id.key.hex(), "key sent as text"),
+        (3, True, "boolean for an integer"),
+        (7, False, "boolean for an integer (listen_port)"),
+        (4, None, "nil for a non-optional field"),
+        (5, ("Carol",), "array around a text"),
+    ],
+)
+def test_the_same_value_in_another_wire_type_is_refused(
+    index: int, value: codec.Value, what: str
+) -> None:
+    """docs/protocol.md §7: booleans are not integers, bytes are not text; a field is exactly
+    its msgpack type (the codec alone keeps them apart; the schema refuses the wrong one)."""
+    assert decode_message(codec.encode(JOIN), DIRECT_MESSAGES) == JoinRequest(
+        GAME, 1, RULES_HASH, "Carol", ALICE.peer_id
+    )
+    changed = (*JOIN[:index], value, *JOIN[index + 1 :])
+    with pytest.raises(RemoteProtocolError) as info:
+        decode_message(codec.encode(changed), DIRECT_MESSAGES)
+    assert info.value.code is ErrorCode.MALFORMED
+
+
+def test_a_flag_is_a_boolean_not_an_integer() -> None:
+    response = CatchUpResponse(GAME, 5, (), more=False)
+    fields = codec.decode(response.encode())
+    assert isinstance(fields, tuple)
+    for value in (0, 1, None, b"\x00"):
+        with pytest.raises(RemoteProtocolError):
+            decode_message(codec.encode((*fields[:-1], value)), DIRECT_MESSAGES)
+
+
 def test_constructors_validate() -> None:
     with pytest.raises(LocalProtocolError):
         Ping(-1)
