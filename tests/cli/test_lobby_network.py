@@ -63,7 +63,7 @@ class Player:
     def row(self, name: str) -> str:
         """The lobby's row of the table `name` (the list lives on behind other screens)."""
         lines = plain(render_lobby(self.controller.lobby, self.controller.look, 80, 24))
-        return next((line for line in lines.splitlines() if name in line), "")
+        return next((line for line in lines.splitlines() if line[3:].startswith(name)), "")
 
     async def field(self, name: str) -> None:
         """Move the form's focus to the field `name`."""
@@ -126,8 +126,8 @@ async def test_a_table_from_the_form_is_listed_joined_and_plays_the_forms_rules(
         assert "Dealing" not in room
 
         # Masha's lobby lists it: named after its host, the variant, seats, free, clocks
-        lobby = await masha.sees("Sasha", "2/3")  # (1/3 until the bot has sat down)
-        (row,) = [line for line in lobby.splitlines() if "Sasha" in line]
+        await masha.sees("Sasha", "2/3")  # (1/3 until the bot has sat down)
+        row = masha.row("Sasha")
         assert "Подкидной" in row
         assert re.search(r" 2/3 +1 ", row)  # two seated of three, one free seat
         assert row.rstrip().endswith("15 с, потом проигрыш")  # whole at 80 columns
