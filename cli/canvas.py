@@ -101,7 +101,7 @@ def wrap(text: str, width: int, max_lines: int | None = None) -> list[str]:
 ASCII_FALLBACK = str.maketrans({
     "─": "-", "│": "|", "▶": ">", "◀": "<", "·": ".", "★": "*", "▼": "v", "…": ".",
     "—": "-", "–": "-", "×": "x", "«": '"', "»": '"', "↑": "^", "↓": "v", "←": "<", "→": ">",
-    "♠": "S", "♣": "C", "♦": "D", "♥": "H",
+    "♠": "S", "♣": "C", "♦": "D", "♥": "H", "▒": "#",
 })
 """Symbols a terminal without suit symbols probably lacks too, each to one ASCII cell."""
 
@@ -109,6 +109,7 @@ ASCII_FALLBACK = str.maketrans({
 _CYRILLIC = "абвгдеёжзийклмнопрстуфхцчшщъыьэюя"
 _LATIN = ("a", "b", "v", "g", "d", "e", "e", "zh", "z", "i", "y", "k", "l", "m", "n", "o", "p",
           "r", "s", "t", "u", "f", "kh", "ts", "ch", "sh", "shch", "", "y", "", "e", "yu", "ya")
+_RUSSIAN_LETTERS = frozenset(_CYRILLIC + _CYRILLIC.upper())
 TRANSLITERATION = str.maketrans(
     {**dict(zip(_CYRILLIC, _LATIN, strict=True)),
      **{c.upper(): t.capitalize() for c, t in zip(_CYRILLIC, _LATIN, strict=True)}})
@@ -116,13 +117,19 @@ TRANSLITERATION = str.maketrans(
 
 
 def asciify(lines: Iterable[Line], *, transliterate: bool = False) -> list[Line]:
-    """Lines with one-cell ASCII stand-ins for symbols (and Latin for Cyrillic words).
+    """Lines with one-cell ASCII stand-ins for symbols (and Latin for Cyrillic words); what
+    has no stand-in (a `№` or an emoji in a table's name) becomes `?`. Without
+    `transliterate` Russian letters stay (a KOI8-R terminal shows them).
 
     Transliteration changes widths, so only fragments that end a line or hold prose may
     contain Cyrillic; the English UI's few Russian words are in such places."""
     def convert(text: str) -> str:
         text = text.translate(ASCII_FALLBACK)
-        return text.translate(TRANSLITERATION) if transliterate else text
+        if transliterate:
+            text = text.translate(TRANSLITERATION)
+        if text.isascii():
+            return text
+        return "".join(ch if ch.isascii() or ch in _RUSSIAN_LETTERS else "?" for ch in text)
 
     return [[(f[0], convert(f[1]), *f[2:]) for f in line] for line in lines]
 

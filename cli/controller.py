@@ -286,12 +286,7 @@ class Controller:
     # ---- drawing --------------------------------------------------------------------------
 
     def render(self, width: int, height: int, post: Post | None = None) -> list[Line]:
-        lines = self._render(width, height, post)
-        if not self.look.ascii_only:
-            return lines
-        # transliterated words are longer: fit again, and the ellipsis of a cut is ASCII too
-        return asciify([fit(line, width) for line in
-                        asciify(lines, transliterate=self.look.lang == "en")])
+        return as_shown(self._render(width, height, post), self.look, width)
 
     def _render(self, width: int, height: int, post: Post | None) -> list[Line]:
         look = self.look
@@ -317,3 +312,12 @@ class Controller:
             return render_create(self.form, self.base, look, width, height)
         return render_lobby(self.lobby, look, width, height, post)
 
+
+
+def as_shown(lines: list[Line], look: Look, width: int) -> list[Line]:
+    """A screen as this terminal gets it: in ASCII mode every symbol has its stand-in."""
+    if not look.ascii_only:
+        return lines
+    # transliterated words are longer: fit again, and the ellipsis of a cut is ASCII too
+    return asciify([fit(line, width) for line in
+                    asciify(lines, transliterate=look.lang == "en")])

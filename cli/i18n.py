@@ -20,8 +20,6 @@ CATALOGUE: dict[str, tuple[str, str]] = {
                   "Увеличьте его."),
     "lang.no_cyrillic": ("Russian needs a terminal with Cyrillic: a UTF-8 or KOI8-R locale.",
                          "Для русского нужен терминал с кириллицей: локаль UTF-8 или KOI8-R."),
-    "yes": ("yes", "да"),
-    "no": ("no", "нет"),
     "off": ("off", "нет"),
     "on": ("on", "да"),
     # ---- lobby
@@ -47,7 +45,6 @@ CATALOGUE: dict[str, tuple[str, str]] = {
     "lobby.host_fingerprint": ("Host of {name}: {fp} (joining checks it)",
                                "Хозяин {name}: {fp} (сверяется при входе)"),
     "lobby.own_fingerprint": ("Your fingerprint: {fp}", "Ваш отпечаток ключа: {fp}"),
-    "lobby.joining": ("Joining {name}…", "Входим за стол {name}…"),
     "lobby.starting": ("Starting a practice game…", "Начинаем тренировочную партию…"),
     # ---- the waiting room: a networked table before its game starts
     "waiting.seated": ("Waiting for players: {n} of {seats} seated",
@@ -121,7 +118,6 @@ CATALOGUE: dict[str, tuple[str, str]] = {
     "role.defending": ("defending", "отбивается"),
     "role.taking": ("takes", "берёт"),
     "role.out": ("out", "вышел"),
-    "role.waiting": ("", ""),
     "teammate": ("teammate", "партнёр"),
     "duraks_n": ("durak ×{n}", "дурак ×{n}"),
     "score_n": ("score {n}", "очки {n}"),
@@ -139,7 +135,7 @@ CATALOGUE: dict[str, tuple[str, str]] = {
     "sending": ("sending…", "отправляем…"),
     # ---- table: prompts
     "prompt.lead": ("Your lead: play a card (number or ←→ Enter); Space marks several of a rank.",
-                    "Ваш ход: выберите карту (цифра или ←→ Enter); Пробел — несколько одного "
+                    "Ваш ход: карта — цифрой или ←→ Enter; Пробел — несколько одного "
                     "достоинства."),
     "prompt.lead_pattern": ("Your lead: mark its cards with Space, then Enter (? lists the leads).",
                             "Ваш ход: отметьте карты Пробелом, затем Enter (? — какие заходы "
@@ -151,18 +147,18 @@ CATALOGUE: dict[str, tuple[str, str]] = {
                       "Отбивайтесь: побейте карты или возьмите (T)."),
     "prompt.defend_transfer": ("Defend: beat, transfer (R) or take (T).",
                                "Отбивайтесь: побейте, переведите (R) или возьмите (T)."),
-    "prompt.cover": ("Defend face down: lay any card on an attack card (a bluff stands unless "
-                     "doubted), or take (T).",
-                     "Отбивайтесь в закрытую: положите любую карту на атакующую (блеф проходит, "
-                     "если не усомнятся) или возьмите (T)."),
-    "prompt.send_back": ("More than {limit} are thrown in: choose a card on the table (↑↓ or a "
-                         "click) and send it back to its thrower (G); you beat the {limit} left.",
-                         "Подкинуто больше {limit}: выберите карту на столе (↑↓ или щелчком) и "
-                         "верните её тому, кто подкинул (G); отбиваете оставшиеся {limit}."),
-    "prompt.defend_exchange": ("Defend: beat, take (T), or first swap two marked cards "
-                               "(Space) with the stock (X).",
-                               "Отбивайтесь: побейте, возьмите (T) или сначала поменяйте две "
-                               "отмеченные карты (Пробел) с колодой (X)."),
+    "prompt.cover": ("Defend face down: any card covers (a bluff stands unless doubted), or "
+                     "take (T).",
+                     "Отбивайтесь в закрытую любой картой (блеф проходит, если не усомнятся) "
+                     "или T."),
+    "prompt.send_back": ("More than {limit} thrown in: choose a card (↑↓, click) and send it "
+                         "back (G).",
+                         "Подкинуто больше {limit}: выберите карту (↑↓, щелчок) и верните её "
+                         "(G)."),
+    "prompt.defend_exchange": ("Defend: beat, take (T), or swap two marked cards (Space) with "
+                               "the stock (X).",
+                               "Отбивайтесь: побейте, возьмите (T) или обменяйте две отмеченные "
+                               "(Пробел) (X)."),
     "prompt.doubt": ("Doubt a face-down card (V), throw in, or pass (P).",
                      "Усомнитесь в закрытой карте (V), подкиньте или скажите «бито» (P)."),
     "prompt.name_trump": ("You are the King: name the trump — press a card of that suit.",
@@ -179,7 +175,6 @@ CATALOGUE: dict[str, tuple[str, str]] = {
     "key.chain": ("R pass on", "R передать"),
     "table.piles": ("(the piles lie by their players)", "(стопки лежат у игроков)"),
     "role.turning": ("turns a card", "открывает"),
-    "activity.turning": ("{who} turns the next card", "{who} открывает следующую карту"),
     "title.0": ("King", "Король"),
     "title.1": ("Prince", "Принц"),
     "title.2": ("Executioner", "Палач"),
@@ -214,13 +209,12 @@ CATALOGUE: dict[str, tuple[str, str]] = {
     "prompt.tie_next_trump": ("Equal lowest trumps: show your next trump (S), or say you have "
                               "none (P).",
                               "Младшие козыри равны: покажите следующий козырь (S) или "
-                              "скажите, что его нет (P)."),
+                              "скажите «нет» (P)."),
     "prompt.tie_joker": ("No next trumps: show a joker (S), or say you have none (P).",
                          "Следующих козырей нет: покажите джокера (S) или скажите, что его "
                          "нет (P)."),
     "prompt.lowest_card": ("Nobody has a trump: show your lowest card (S).",
                            "Козырей ни у кого нет: покажите свою младшую карту (S)."),
-    "prompt.wait": ("", ""),
     "prompt.dummy": ("The dummy's turn: throw in one of its cards, or P: it passes",
                      "Очередь болвана: подкиньте его карту или P — пас"),
     # (with the table option can_attack_defend the dummy leads and defends too)
@@ -230,14 +224,10 @@ CATALOGUE: dict[str, tuple[str, str]] = {
                             "Болван отбивается: побейте его картой (B) или T — берёт"),
     "prompt.over": ("N — play again · Q — back to the lobby",
                     "N — ещё партия · Q — в лобби"),
-    "prompt.leave_confirm": ("Press Q again to leave the table (at a networked table the "
-                             "others play on; your hand goes to the discard).",
-                             "Нажмите Q ещё раз, чтобы выйти из-за стола (за сетевым столом "
-                             "остальные играют дальше, ваши карты уходят в отбой)."),
-    "keys.table": ("1-9 play · ←→ Enter · ↑↓ attack card · B beat · T take · P pass · R transfer"
-                   " · S show · ? help",
-                   "1-9 ход · ←→ Enter · ↑↓ карта на столе · B бить · T беру · P бито · "
-                   "R перевод · S показать · ?"),
+    "prompt.leave_confirm": ("Press Q again to leave; at a networked table the others play on "
+                             "without you.",
+                             "Нажмите Q ещё раз, чтобы уйти; за сетевым столом остальные "
+                             "доиграют без вас."),
     "key.take": ("T take", "T беру"),
     "key.pass": ("P pass", "P бито"),
     "key.pass_take": ("P pass", "P пас"),
@@ -277,15 +267,10 @@ CATALOGUE: dict[str, tuple[str, str]] = {
                  "Сначала отметьте Пробелом две карты для обмена."),
     "no_face_down": ("There is no face-down card on the table to doubt.",
                      "На столе нет закрытой карты, чтобы сомневаться."),
-    "mixed_ranks": ("Marked cards must be of one rank.",
-                    "Отмеченные карты должны быть одного достоинства."),
     "not_now": ("That is not possible now.", "Сейчас так нельзя."),
     "timeout:bot": ("Time ran out: a bot played for you.",
                     "Время вышло: за вас сходил бот."),
     "timeout:lose": ("Time ran out: you lose this game.", "Время вышло: вы проиграли партию."),
-    "network_unavailable": ("Networked tables are not available yet.",
-                            "Сетевые столы пока недоступны."),
-    "session_ended": ("The table has closed.", "Стол закрыт."),
     "rules_refused": ("These rules cannot be played: {reason}",
                       "Так играть нельзя: {reason}"),
     # ---- end of game
@@ -336,7 +321,7 @@ CATALOGUE: dict[str, tuple[str, str]] = {
         "R (К)         перевести выбранной картой\n"
         "S (Ы)         показать козырь: младший, или для перевода показом"),
     "help.key.proezdnoy": (
-        "              (щелковский «проездной»: the cards go back to the previous player)",
+        "              (щелковский «проездной»: the cards go back to the player before)",
         "              (щелковский «проездной»: карты уходят назад, предыдущему игроку)"),
     "help.key.lead_stock": (
         "K             lead the top card of the stock, unseen (армянский)",
@@ -348,14 +333,14 @@ CATALOGUE: dict[str, tuple[str, str]] = {
         "X             покерный: swap the two marked cards with the stock's top two",
         "X (Ч)         покерный: поменять две отмеченные карты на две верхние из колоды"),
     "help.key.send_back": (
-        "G             щелковский, more than ten thrown in: send the chosen table card back\n"
-        "              to its thrower (Enter too); you beat the ten left",
-        "G (П)         щелковский, подкинуто больше десяти: вернуть выбранную карту со стола\n"
+        "G             щелковский, over ten thrown in: send the chosen card back to its\n"
+        "              thrower (Enter too); you beat the ten left",
+        "G (П)         щелковский, подкинуто больше десяти: вернуть выбранную карту\n"
         "              тому, кто её подкинул (и Enter); отбиваете оставшиеся десять"),
     "help.key.dummy": (
         "E             с болваном: the keys act on the dummy's hand while you play it:\n"
         "              its card's number or ← → Enter throws it in, P passes for it\n"
-        "              (if the table lets it attack and defend: leads, beats; B, T take)",
+        "              (if it may attack and defend: it leads and beats; B, T take)",
         "E (У)         с болваном: клавиши — для карт болвана, пока им играете вы:\n"
         "              номер его карты или ← → Enter — подкинуть её, P — пас за него\n"
         "              (если он ходит и отбивается: ход, отбой; B бить, T беру)"),

@@ -118,7 +118,8 @@ def render_table_screen(ui: TableUi, look: Look, width: int, height: int,
     lines += columns(pad_lines(left, middle), left_width, pad_lines(right, middle), log_width)
     lines.append([("class:rule", "─" * width)])
     lines += hand_lines
-    lines += _bottom(ui, look, width)
+    prompt, notice, keys = bottom_lines(ui, look)
+    lines += [fit(prompt, width), fit(notice, width), fit(keys, width, "class:keys")]
     return [fit(line, width) for line in pad_lines(lines, height)]
 
 
@@ -441,7 +442,8 @@ def _card_rows(hand: list[int], per_row: int, cards: CardText, playable: set[int
     return lines
 
 
-def _bottom(ui: TableUi, look: Look, width: int) -> list[Line]:
+def bottom_lines(ui: TableUi, look: Look) -> tuple[Line, Line, Line]:
+    """The prompt, the notice and the key line, before they are fitted to the width."""
     m = look.messages
     snap = ui.snapshot
     assert snap is not None
@@ -459,7 +461,7 @@ def _bottom(ui: TableUi, look: Look, width: int) -> list[Line]:
                    ui.notice.text(look.lang))]
     else:
         notice = []
-    return [fit(prompt, width), fit(notice, width), fit(_keys(ui, look), width, "class:keys")]
+    return prompt, notice, _keys(ui, look)
 
 
 def _prompt(ui: TableUi, look: Look) -> str:

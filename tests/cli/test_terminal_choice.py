@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 import trio
-from test_lobby import base, start
+from test_lobby import ad, base, start
 
 from p2p_durak.cli.backend import LocalLobbyBackend
 from p2p_durak.cli.controller import Controller
@@ -23,6 +23,7 @@ from p2p_durak.cli.terminal import (
     detect_lang,
     terminal_encoding,
 )
+from p2p_durak.node.discovery import FakeDiscoveryNetwork
 
 RU, EN = "ru_RU.UTF-8", "en_US.UTF-8"
 
@@ -120,4 +121,36 @@ async def test_l_stays_in_english_on_a_terminal_without_cyrillic() -> None:
         assert look.lang == "en"
         assert "Russian needs a terminal with Cyrillic" in screen
         assert screen.isascii()
+        nursery.cancel_scope.cancel()
+
+
+RUSSIAN = frozenset("абвгдеёжзийклмнопрстуфхцчшщъыьэюяАБВГДЕЁЖЗИЙКЛМНОПРСТУФХЦЧШЩЪЫЬЭЮЯ")
+
+
+@pytest.mark.parametrize("lang", ["en", "ru"])
+async def test_ascii_mode_shows_no_symbol_on_any_screen(lang: str) -> None:
+    """The lobby with a table, the new-table form for every preset (its description too), the
+    help of the lobby and of every preset: ASCII only (Russian letters in the Russian UI).
+    The table screens are checked in every preset's game (test_every_preset.py)."""
+    allowed = RUSSIAN if lang == "ru" else frozenset()
+
+    def leaked(screen: str) -> set[str]:
+        return {ch for ch in screen if not ch.isascii() and ch not in allowed}
+
+    net = FakeDiscoveryNetwork()
+    async with (net.open_discovery(addresses=["10.0.0.2"]) as host,
+                net.open_discovery() as mine, trio.open_nursery() as nursery):
+        controller = Controller(LocalLobbyBackend(nursery, mine.events), Look(lang, True),
+                                base())
+        keys = await start(nursery, controller)
+        await host.advertise(ad("Кухня «у окна» — №1"))
+        screen = await keys()
+        assert "Kukhnya" in screen or "Кухня" in screen
+        assert leaked(screen) == set()
+        assert leaked(await keys("?")) == set()
+        await keys("escape", "c")
+        for _ in controller.form.presets:
+            for screen in (await keys(), await keys("?")):
+                assert leaked(screen) == set(), (controller.form.preset.id, screen)
+            await keys("escape", "right")
         nursery.cancel_scope.cancel()
