@@ -95,7 +95,9 @@ def render_table_screen(ui: TableUi, look: Look, width: int, height: int,
     snap = ui.snapshot
     m = look.messages
     if snap is None or snap.state is None:
-        text = m("activity.dealing") if snap is not None else m("lobby.starting")
+        status = _activity(snap, look) if snap is not None else []
+        text = "".join(f[1] for f in status) or (m("activity.dealing") if snap is not None
+                                                 else m("lobby.starting"))
         lines: list[Line] = [fit([("class:header", f" {m('app.title')}")], width, "class:header"),
                              [], [("class:activity", f"  {text}")]]
         if snap is not None and snap.clocks is not None:
@@ -335,23 +337,27 @@ def _face_up(ui: TableUi, cards: CardText, label: str, empty: str,
 
 
 def _activity(snap: TableSnapshot, look: Look) -> Line:
+    """What the table is doing: a networked table's shuffle and deal with their progress
+    (k of n parties done), else whom it waits for."""
     m = look.messages
     state = snap.state
     activity = snap.activity
-    if activity == "shuffling" and snap.progress is not None:
+    if activity in ("shuffling", "dealing") and snap.progress is not None:
         done, total = snap.progress
-        return [("class:activity", m("activity.shuffling", done=done, total=total))]
-    if activity in ("keys", "audit", "lobby") or (state is not None and state.phase == DEAL):
+        return [("class:activity", m(f"activity.{activity}_n", done=done, total=total))]
+    if activity in ("keys", "audit", "lobby", "seating") or (state is not None
+                                                            and state.phase == DEAL):
         key = "activity.dealing" if activity in ("dealing", "playing") else f"activity.{activity}"
         return [("class:activity", m(key))]
-    if snap.waiting_for:
-        if snap.waiting_for[0] == snap.my_seat and snap.legal:
-            return [("class:your-turn", m("your_turn"))]
-        who = ", ".join(m("you") if s == snap.my_seat else snap.seats[s].name
-                        for s in snap.waiting_for[:1])
-        return [("class:activity", m("waiting_for", who=who))]
     if activity == "dealing":
         return [("class:activity", m("activity.dealing"))]
+    waiting = [s for s in snap.waiting_for if s != snap.my_seat or snap.legal]
+    if waiting:  # (the table waits for this seat's node, not for him, when he has no move)
+        if waiting[0] == snap.my_seat:
+            return [("class:your-turn", m("your_turn"))]
+        seat = waiting[0]
+        who = snap.seats[seat].name if 0 <= seat < len(snap.seats) else "?"
+        return [("class:activity", m("waiting_for", who=who))]
     return []
 
 

@@ -195,6 +195,12 @@ class _Vote:
 _Input = MeshEvent | _Move | _Vote | _LeaveTable | None  # None: the clock ticked
 
 
+def deck_progress(table: TableMachine) -> tuple[str, str, int] | None:
+    """The deck step under way, its phase, and how many parties have done their part."""
+    pending = table.deck.pending_op()
+    return None if pending is None else (pending.op.step, pending.phase, len(pending.got))
+
+
 def game_secret(seed: bytes, number: int) -> bytes:
     """The seed of this party's deck secret in game `number` of the series (the first game's is
     the journaled seed itself): a restarted node finds the same key for every game."""
@@ -224,6 +230,7 @@ class GameRunner:
         self.reports: list[Problem] = []  # the same as `problems`, as records
         self._told = 0  # how many table events the player has been given
         self._undone_told = 0  # how many undone shuffles (`TableMachine.undone`) were named
+        self._progress_told: tuple[str, str, int] | None = None  # deck progress told
         self._turn_seq = -1
         self._submitted: tuple[str, float] | None = None  # what we submitted, and when
         self._deck_sent: bytes | None = None  # the deck message submitted last
@@ -731,7 +738,11 @@ class GameRunner:
                        f"{self.log.seq}: {why} (found when the step's shuffles were checked "
                        "together: it and the shuffles made on it are undone, and due again)")
         self._undone_told = len(table.undone)
-        if events:
+        # a shuffle or a deal advancing by one party commits no table event, but the player
+        # is told too: the screen shows the step's progress (k/n)
+        progress = deck_progress(table)
+        if events or progress != self._progress_told:
+            self._progress_told = progress
             if self._stand_in is not None:
                 self._stand_in.update(table, events)
             await self.player.update(table, events)

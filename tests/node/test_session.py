@@ -11,6 +11,10 @@ import trio.testing
 from node_support import play_table
 
 from p2p_durak import engine as eng
+from p2p_durak.cli.canvas import plain
+from p2p_durak.cli.i18n import Look
+from p2p_durak.cli.table_ui import TableUi
+from p2p_durak.cli.table_view import render_table_screen
 from p2p_durak.node.api import TableSnapshot
 from p2p_durak.node.players import BotPlayer
 from p2p_durak.node.session import HumanPlayer
@@ -37,6 +41,26 @@ async def _person(human: HumanPlayer, seen: list[TableSnapshot]) -> None:
         await human.act(snap.legal[0])
 
 
+def _shuffle_and_deal_counted_on_screen(seen: list[TableSnapshot]) -> None:
+    """Every party's part of a deck step is a snapshot, so the table screen counts the shuffle
+    and the deal (k/n) as they go, and never says it waits for the person who has no move."""
+    shuffled = [s.progress for s in seen if s.activity == "shuffling"]
+    assert {(0, 3), (1, 3), (2, 3)} <= set(shuffled), shuffled
+    dealt = [s.progress for s in seen if s.activity == "dealing"]
+    assert dealt, "no snapshot while dealing"
+    assert all(p is not None and p[1] > 0 for p in dealt), dealt
+    screens = []
+    for snap in seen:
+        if snap.activity in ("shuffling", "dealing"):
+            ui = TableUi()
+            ui.update(snap)
+            screens.append(plain(render_table_screen(ui, Look("en", False), 80, 24)))
+    for done in range(3):
+        assert any(f"Shuffling the deck: {done}/3" in text for text in screens)
+    assert any("Dealing the cards: " in text for text in screens)
+    assert not any("Waiting for you" in text for text in screens)
+
+
 async def test_a_person_plays_a_whole_game_through_the_session(
         tmp_path: Path, autojump_clock: trio.testing.MockClock) -> None:
     human = HumanPlayer(table_name="kitchen", preset_id="app_podkidnoy",
@@ -53,6 +77,7 @@ async def test_a_person_plays_a_whole_game_through_the_session(
     assert final.result is not None
     assert {s.name for s in seen[-1].seats} == {"me", "bot a", "bot b"}
     assert any(snap.activity == "shuffling" for snap in seen)
+    _shuffle_and_deal_counted_on_screen(seen)
     # before the first bout the person knows of the others' hands only the trumps they showed
     me = seen[-1].my_seat
     first_lead = next(s.state for s in seen if s.state is not None
