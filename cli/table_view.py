@@ -344,7 +344,8 @@ def _activity(snap: TableSnapshot, look: Look) -> Line:
     activity = snap.activity
     if activity in ("shuffling", "dealing") and snap.progress is not None:
         done, total = snap.progress
-        return [("class:activity", m(f"activity.{activity}_n", done=done, total=total))]
+        key = "activity.shuffling_n" if activity == "shuffling" else "activity.dealing_n"
+        return [("class:activity", m(key, done=done, total=total))]
     if activity in ("keys", "audit", "lobby", "seating") or (state is not None
                                                             and state.phase == DEAL):
         key = "activity.dealing" if activity in ("dealing", "playing") else f"activity.{activity}"

@@ -38,7 +38,7 @@ DOMAINS: dict[str, set[str]] = {
     "title.": {str(t) for t in range(GOVNO + 1)},
     "over.scores.": set(IMPLEMENTED["counter"]) - {"none"},
     "create.": set(FIELDS),
-    "activity.": {"keys", "audit", "lobby"},
+    "activity.": {"keys", "audit", "lobby", "seating"},
     "help.key.": {"proezdnoy", "lead_stock", "doubt", "exchange", "send_back", "dummy"},
 }
 
