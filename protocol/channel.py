@@ -67,6 +67,9 @@ from p2p_durak.protocol.messages import (
 
 NONCE_LIMIT: Final = 1 << 64
 """Frames per direction before the 64-bit counter would wrap; the channel refuses to go on."""
+HANDSHAKE_MAX_FRAME: Final = 1024
+"""The largest frame before the channel opens. Handshake messages and a plaintext `Error` take
+under 300 bytes; a stranger that has proven nothing yet must not make us buffer a megabyte."""
 KEY_SCHEDULE_INFO: Final = b"p2p-durak/1 channel keys"
 
 CHANNEL_MESSAGES: Final = {**DIRECT_MESSAGES, **catalogue(Envelope)}
@@ -238,7 +241,8 @@ class PeerConnection:
         self.version: int | None = None
         self.session_id: bytes | None = None
         """32 bytes both ends derive; differs for every connection (usable as a channel binding)."""
-        self._framer = Framer(max_frame_size=max_frame_size)
+        self._framer = Framer(max_frame_size=min(max_frame_size, HANDSHAKE_MAX_FRAME))
+        self._max_frame_size = max_frame_size  # once the channel is open
         self._max_plaintext = max_frame_size - AEAD_TAG_SIZE
         self._ephemeral: X25519PrivateKey | None = ephemeral_key or X25519PrivateKey.generate()
         self._nonce_limit = nonce_limit
@@ -497,6 +501,7 @@ class PeerConnection:
         initiator_to_responder = _Direction(ChaCha20Poly1305(material[:32]))
         responder_to_initiator = _Direction(ChaCha20Poly1305(material[32:64]))
         self.session_id = material[64:]
+        self._framer.max_frame_size = self._max_frame_size  # the peer is proven now
         if self.role is Role.INITIATOR:
             self._send, self._receive = initiator_to_responder, responder_to_initiator
         else:

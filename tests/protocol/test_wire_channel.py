@@ -12,6 +12,7 @@ from wire_support import ALICE, BOB, CAROL, GAME, ChannelPair, drain, ephemeral,
 
 from p2p_durak.protocol import codec
 from p2p_durak.protocol.channel import (
+    HANDSHAKE_MAX_FRAME,
     AcceptHandshake,
     ChannelOpened,
     ChannelState,
@@ -327,6 +328,33 @@ def test_application_message_before_open_is_refused() -> None:
     responder = PeerConnection(BOB, Role.RESPONDER)
     responder.receive_data(Framer().send(Ping(1).encode()))
     refused(responder, ErrorCode.UNEXPECTED_MESSAGE)
+
+
+def test_a_large_frame_before_the_channel_opens_is_refused_from_its_header() -> None:
+    # A stranger may not make us buffer a megabyte per connection before it has proven who it
+    # is: handshake frames are small (docs/protocol.md §4, §14), and the header alone decides.
+    for side in ("responder", "initiator"):
+        pair = ChannelPair.create()
+        if side == "responder":
+            connection = pair.responder
+        else:
+            pair.initiator.send(StartHandshake())
+            connection = pair.initiator
+        connection.receive_data((HANDSHAKE_MAX_FRAME + 1).to_bytes(4, "big") + b"x")
+        error = refused(connection, ErrorCode.FRAME_TOO_LARGE)
+        assert str(HANDSHAKE_MAX_FRAME) in error.reason
+
+
+def test_every_handshake_message_fits_the_handshake_frame_bound() -> None:
+    longest = Error(ErrorCode.INTERNAL, "é" * 128)  # the longest detail: 256 bytes
+    offer = HandshakeInit(tuple(range(1, 9)), ALICE.peer_id, bytes(range(32)))
+    assert max(len(longest.encode()), len(offer.encode())) <= HANDSHAKE_MAX_FRAME
+    pair = open_pair()  # and the open channel takes full-size frames again
+    big = Leave(GAME, "x" * 64)
+    pair.to_responder(pair.initiator.send(big))
+    assert pair.responder.next_event() == big
+    pair.to_responder(codec.MAX_FRAME_SIZE.to_bytes(4, "big"))
+    assert pair.responder.next_event() is NEED_DATA  # a full-size frame may follow
 
 
 # --- Encrypted frames --------------------------------------------------------------------------
