@@ -126,11 +126,15 @@ async def test_a_table_from_the_form_is_listed_joined_and_plays_the_forms_rules(
         assert "Dealing" not in room
 
         # Masha's lobby lists it: named after its host, the variant, seats, free, clocks
-        await masha.sees("Sasha", "2/3")  # (1/3 until the bot has sat down)
+        lobby = await masha.sees("Sasha", "2/3")  # (1/3 until the bot has sat down)
         row = masha.row("Sasha")
         assert "Подкидной" in row
         assert re.search(r" 2/3 +1 ", row)  # two seated of three, one free seat
         assert row.rstrip().endswith("15 с, потом проигрыш")  # whole at 80 columns
+        # Sasha's fingerprint, which Masha's join below pins (docs/protocol.md §9)
+        host_fingerprint = sasha.controller.backend.fingerprint
+        assert host_fingerprint is not None
+        assert f": {host_fingerprint} (сверяется при входе)" in lobby
 
         await masha.press("enter")  # join the chosen table; the game starts at once
         await masha.until(lambda: masha.controller.table.snapshot is not None
