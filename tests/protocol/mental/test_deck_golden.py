@@ -6,6 +6,8 @@ table (two seats, four cards, the SHAKE-256 byte source of `table.drbg`) produce
 of every kind; `tests/protocol/golden/deck/<kind>.hex` holds their bytes. Both directions are
 checked: our encoder must produce the stored bytes, and the stored bytes must decode to the
 same message. The list of kinds is read from the code, so a new kind without a vector fails.
+The same samples, mutated byte by byte or field by field, are what the fuzz tests at the end
+feed to the table's deck decoder: only protocol or deck refusals may come out.
 
 A deliberate wire change regenerates them with::
 
@@ -18,10 +20,14 @@ import functools
 import os
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from wire_support import GOLDEN_DIR
 
 from p2p_durak.protocol import codec
+from p2p_durak.protocol.errors import LocalProtocolError, RemoteProtocolError
 from p2p_durak.protocol.mental import messages as deck_messages
+from p2p_durak.protocol.mental.errors import MalformedMessage
 from p2p_durak.protocol.mental.messages import Message, message_from_wire
 from p2p_durak.protocol.mental.ops import (
     AuditOp,
@@ -32,6 +38,7 @@ from p2p_durak.protocol.mental.ops import (
     ShowOp,
     ShuffleOp,
 )
+from p2p_durak.protocol.table import deck_message
 
 from .table import Table
 
@@ -112,3 +119,64 @@ def test_deck_vector(kind: str) -> None:
 
 def test_no_stale_deck_vectors() -> None:
     assert {path.stem for path in DECK_DIR.glob("*.hex")} == every_kind()
+
+
+# --- Hostile deck bytes: only the two kinds of refusal the table turns into a diagnosis ---------
+
+KINDS = sorted(every_kind())
+deck_values = st.recursive(
+    st.none()
+    | st.booleans()
+    | st.integers(-3, 70_000)
+    | st.binary(max_size=70)
+    | st.sampled_from([bytes(32), b"\xff" * 32, bytes(64)])
+    | st.text(max_size=6),
+    lambda inner: st.lists(inner, max_size=4).map(tuple),
+    max_leaves=8,
+)
+
+
+def refused_or_accepted(data: bytes) -> None:
+    """`deck_message` (what the table calls on a deck step's bytes) accepts, or refuses with a
+    `RemoteProtocolError` (not canonical msgpack) or `MalformedMessage` (not a deck message)."""
+    try:
+        message = deck_message(data)
+    except (RemoteProtocolError, MalformedMessage):
+        return
+    assert codec.encode(message.to_wire()) == data  # what it accepts is the canonical form
+
+
+@settings(derandomize=True, max_examples=150)
+@given(st.sampled_from(KINDS), st.lists(st.tuples(st.integers(0, 10**6), st.integers(0, 255),
+                                                  st.sampled_from(["flip", "insert", "delete"])),
+                                        min_size=1, max_size=4))
+def test_mutated_deck_bytes_are_refused_as_protocol_or_deck_errors(
+    kind: str, edits: list[tuple[int, int, str]]
+) -> None:
+    raw = bytearray(first_of_each_kind()[kind])
+    for position, byte, action in edits:
+        at = position % (len(raw) + 1)
+        if action == "insert":
+            raw[at:at] = bytes([byte])
+        elif at < len(raw):
+            if action == "flip":
+                raw[at] ^= byte or 1
+            else:
+                del raw[at]
+    refused_or_accepted(bytes(raw))
+
+
+@settings(derandomize=True, max_examples=150)
+@given(st.sampled_from(KINDS), st.integers(0, 20), deck_values)
+def test_deck_messages_with_a_field_replaced_are_refused_as_deck_errors(
+    kind: str, index: int, value: codec.Value
+) -> None:
+    fields = codec.decode(first_of_each_kind()[kind])
+    assert isinstance(fields, tuple)
+    at = index % (len(fields) + 1)
+    changed = (*fields[:at], value, *fields[at + 1 :])
+    try:
+        data = codec.encode(changed)
+    except LocalProtocolError:  # nested deeper than the codec encodes
+        return
+    refused_or_accepted(data)
