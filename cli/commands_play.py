@@ -22,9 +22,9 @@ from p2p_durak.cli.app import build_app, run_ui
 from p2p_durak.cli.backend import TableOptions
 from p2p_durak.cli.controller import Controller
 from p2p_durak.cli.guest import IntentSink, run_guest
-from p2p_durak.cli.i18n import BOT_NAMES, LANGS, PLAYER_NAME, Look, Messages
+from p2p_durak.cli.i18n import BOT_NAMES, LANGS, PLAYER_NAME, Look
 from p2p_durak.cli.net_backend import NetworkLobbyBackend
-from p2p_durak.cli.table_ui import Notice
+from p2p_durak.cli.table_ui import Notice, notice_of
 from p2p_durak.cli.terminal import choose_terminal
 from p2p_durak.cli.ui_log import log_to_file
 from p2p_durak.engine import RuleError
@@ -135,18 +135,20 @@ def run(args: argparse.Namespace) -> int:
               file=sys.stderr)
         return 2
     look = Look(lang, terminal.ascii_only, cyrillic=terminal.cyrillic)
-    discover = args.bots is None and not args.no_discovery
+    # what turned discovery off, said in the lobby instead of "looking for tables"
+    discover = "--no-discovery" if args.no_discovery else "--bots" if args.bots else ""
     with log_to_file(data_dir()):  # a warning printed on stderr would land on the screen
         run_guest(play, look, options, args.bots is not None, discover)
     return 0
 
 
 @asynccontextmanager
-async def lan_tables(enabled: bool) -> AsyncIterator[
+async def lan_tables(off_by: str) -> AsyncIterator[
         tuple[Discovery | None, Notice | None]]:
-    """mDNS discovery (tables seen, ours advertised), or why there is none."""
-    if not enabled:
-        yield None, None
+    """mDNS discovery (tables seen, ours advertised), or why there is none: `off_by` names
+    the option that turned it off."""
+    if off_by:
+        yield None, notice_of("lobby.discovery_off", reason=off_by)
         return
     from p2p_durak.node.discovery import open_discovery
 
@@ -154,15 +156,15 @@ async def lan_tables(enabled: bool) -> AsyncIterator[
         try:
             discovery = await stack.enter_async_context(open_discovery())
         except (OSError, RuntimeError) as error:
-            en, ru = Messages("en"), Messages("ru")
-            yield None, Notice(en("lobby.discovery_off", reason=error),
-                               ru("lobby.discovery_off", reason=error))
+            yield None, notice_of("lobby.discovery_off", reason=error)
             return
         yield discovery, None
 
-async def play(look: Look, options: TableOptions, autostart: bool, discover: bool) -> None:
+
+async def play(look: Look, options: TableOptions, autostart: bool, discovery_off_by: str
+               ) -> None:
     sink = IntentSink()
-    async with lan_tables(discover) as (discovery, note), trio.open_nursery() as nursery:
+    async with lan_tables(discovery_off_by) as (discovery, note), trio.open_nursery() as nursery:
         backend = NetworkLobbyBackend(nursery, data_dir(), options.player_name, discovery)
         controller = Controller(backend, look, options, autostart=autostart,
                                 discovery_note=note)

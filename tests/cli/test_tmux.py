@@ -9,6 +9,7 @@ no other signal), bounded by a deadline.
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -88,16 +89,24 @@ class Pane:
         raise AssertionError(f"{text!r} never appeared:\n{self.capture()}")
 
 
+ENGLISH = ("--lang", "en")
+LOCALE_VARIABLES = ("LC_ALL", "LC_CTYPE", "LC_MESSAGES", "LANGUAGE", "LANG")
+
+
 @contextmanager
-def _pane(tmp_path: Path, *args: str) -> Iterator[Pane]:
-    """`durak play` with `args` in an 80×24 tmux window."""
+def _pane(tmp_path: Path, *args: str, lang: tuple[str, ...] = ENGLISH,
+          locale: str = "C.UTF-8") -> Iterator[Pane]:
+    """`durak play` with `args` in an 80×24 tmux window, its locale `LANG=locale` (and no
+    other locale variable), `lang` its language options."""
     tmux = ensure_tmux()
     # one server per test: a new one under the name of a server still shutting down fails
     socket = f"durak-test-{os.getpid()}-{tmp_path.name}"
-    command = durak_command() + ["play", *args, "--level", "easy", "--lang", "en",
+    command = durak_command() + ["play", *args, "--level", "easy", *lang,
                                  "--bot-delay", "0", "--name", "Tester"]
-    shell = " ".join(command) + f" 2>{tmp_path / 'stderr.txt'}; echo DURAK-EXITED $?; sleep 600"
-    env = {**os.environ, "LANG": "C.UTF-8", "LC_ALL": "C.UTF-8"}
+    unset = " ".join(f"-u {name}" for name in LOCALE_VARIABLES)
+    shell = (f"env {unset} LANG={locale} HOME={tmp_path} " + " ".join(command)
+             + f" 2>{tmp_path / 'stderr.txt'}; echo DURAK-EXITED $?; sleep 600")
+    env = {**os.environ, "LANG": "C.UTF-8", "LC_ALL": "C.UTF-8"}  # tmux itself: UTF-8
     subprocess.run([tmux, "-L", socket, "-f", "/dev/null", "new-session", "-d", "-s", "game",
                     "-x", "80", "-y", "24", shell], env=env, check=True, timeout=10)
     try:
@@ -191,3 +200,69 @@ def test_a_dummy_game_in_a_real_terminal(dummy_pane: Pane) -> None:
     assert any("The dummy's hand" in shown for shown in pressed)
     dummy_pane.send("C-c")
     assert "DURAK-EXITED 0" in dummy_pane.wait_for("DURAK-EXITED", deadline)
+
+
+ENGLISH_WORDS = ("Your", "cards", "Moves", "pass", "take", "trump", "stock", "help", "leave",
+                 "Game over", "Table")
+"""Words of the English screens that a Russian screen must not show (mixed languages)."""
+
+
+def fits_the_window(screen: str) -> bool:
+    lines = screen.rstrip("\n").split("\n")
+    return len(lines) <= 24 and max(len(line) for line in lines) <= 80
+
+
+def test_the_locale_chooses_russian_and_the_lobby_survives_a_small_window(
+        tmp_path: Path) -> None:
+    """LANG=ru_RU.UTF-8 and no --lang: the lobby, the table and the end of the game in
+    Russian (no English word on any screen a key was pressed on), the lobby too small and
+    back, practice in one step (P), a whole game by keys, then L switches to English."""
+    with _pane(tmp_path, "--seed", "5", "--no-discovery", lang=(),
+               locale="ru_RU.UTF-8") as pane:
+        deadline = time.monotonic() + GAME_DEADLINE
+        lobby = pane.wait_for("Дурак — столы в сети", deadline)
+        assert "Поиск столов в сети отключён: --no-discovery" in lobby
+        pane.run("resize-window", "-t", "game", "-x", "70", "-y", "20")
+        assert "70×20" in pane.wait_for("Окно слишком маленькое", deadline)
+        pane.run("resize-window", "-t", "game", "-x", "80", "-y", "24")
+        pane.wait_for("Дурак — столы в сети", deadline)
+        pane.send("p")
+        assert "Подкидной" in pane.wait_for("Ваши карты", deadline)
+
+        screen, pressed = play_by_the_screen(pane, deadline)
+        assert "Партия окончена" in screen
+        assert "Счёт серии после партии 1" in screen
+        assert "Tester (вы)" in screen
+        assert len(pressed) > 5
+        for shown in [*pressed, screen]:
+            assert [w for w in ENGLISH_WORDS if w in shown] == [], shown
+            assert fits_the_window(shown), shown
+        assert any(rank + suit in shown for shown in pressed for rank in "ВДКТ"
+                   for suit in "♠♣♦♥")  # Russian card names
+
+        pane.send("l")
+        assert "Series after game 1" in pane.wait_for("Game over", deadline)
+        pane.send("C-c")
+        assert "DURAK-EXITED 0" in pane.wait_for("DURAK-EXITED", deadline)
+
+
+def test_a_c_locale_gets_letters_for_suits_and_english(tmp_path: Path) -> None:
+    """LANG=C and no option: Python would write UTF-8, but the terminal gets only ASCII —
+    cards as `QD`, every frame and marker as a letter or sign — for a whole game by keys;
+    L says Russian cannot be shown here."""
+    with _pane(tmp_path, "--bots", "2", "--seed", "6", lang=(), locale="C") as pane:
+        deadline = time.monotonic() + GAME_DEADLINE
+        pane.wait_for("Your hand", deadline)
+        screen, pressed = play_by_the_screen(pane, deadline)
+        assert "Game over" in screen
+        assert len(pressed) > 5
+        for shown in [*pressed, screen]:
+            assert shown.isascii(), shown
+            assert fits_the_window(shown), shown
+        assert any(re.search(r"\[ ?[2-9TJQKA][SCDH]\]", shown) for shown in pressed)
+        pane.send("l")
+        screen = pane.wait_for("Russian needs a terminal with Cyrillic", deadline)
+        assert screen.isascii()
+        assert "Game over" in screen
+        pane.send("C-c")
+        assert "DURAK-EXITED 0" in pane.wait_for("DURAK-EXITED", deadline)
