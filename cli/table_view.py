@@ -27,6 +27,7 @@ from p2p_durak.cli.canvas import (
     fit,
     pad_lines,
     text_width,
+    wrap,
 )
 from p2p_durak.cli.cardtext import CardText, hand_order, rank_text, suit_symbol
 from p2p_durak.cli.end_view import render_end_panel
@@ -115,7 +116,7 @@ def render_table_screen(ui: TableUi, look: Look, width: int, height: int,
     else:
         left = _players(snap, look, left_width, cards) + [[]] + _table(ui, cards, look, post) \
             + [_activity(snap, look)]
-    right = _log(snap, events, look, middle)
+    right = _log(snap, events, look, middle, log_width)
     lines = [_header(snap, cards, look, width), [("class:rule", "─" * width)]]
     lines += columns(pad_lines(left, middle), left_width, pad_lines(right, middle), log_width)
     lines.append([("class:rule", "─" * width)])
@@ -177,7 +178,9 @@ def _role(state: State, seat: int, snap: TableSnapshot, look: Look) -> tuple[str
     if state.phase in (TURN_UP, CAPTURE) and seat == state.attacker:
         return m("role.turning"), "class:role.attack"
     if state.phase in (LEAD, BOUT):
-        if seat == state.defender and seat != state.attacker:  # (a lead: the one it goes to)
+        # a lead: the one it goes to; a bout: the defender, also the first attacker himself
+        # once a перевод has come round to him
+        if seat == state.defender and (state.phase == BOUT or seat != state.attacker):
             if state.taking and state.phase == BOUT:
                 return m("role.taking"), "class:role.defend"
             return m("role.defending"), "class:role.defend"
@@ -362,12 +365,19 @@ def _activity(snap: TableSnapshot, look: Look) -> Line:
     return []
 
 
-def _log(snap: TableSnapshot, events: EventText, look: Look, height: int) -> list[Line]:
-    lines = [[("class:label", " " + look.messages("log"))]]
+def _log(snap: TableSnapshot, events: EventText, look: Look, height: int,
+         width: int) -> list[Line]:
+    """The latest moves that fit, oldest first; a line too long for the column goes on,
+    indented, on the next (cut, it lost its end: whom a card was transferred to)."""
+    rows: list[str] = []
     texts = [text for line in snap.log if (text := events(line.event)) is not None]
     for text in texts[-(height - 1):]:
-        lines.append([("class:log", " " + text)])
-    return lines
+        first, *rest = wrap(text, width - 1)
+        rows.append(" " + first)
+        if rest:
+            rows += ["   " + part for part in wrap(" ".join(rest), width - 3)]
+    return [[("class:label", " " + look.messages("log"))]] + \
+        [[("class:log", row)] for row in rows[-(height - 1):]]
 
 
 def _hand(ui: TableUi, cards: CardText, look: Look, width: int,

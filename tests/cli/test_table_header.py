@@ -13,7 +13,7 @@ from p2p_durak.cli.canvas import line_width, plain
 from p2p_durak.cli.i18n import Look
 from p2p_durak.cli.table_ui import TableUi
 from p2p_durak.cli.table_view import render_table_screen
-from p2p_durak.engine.state import LEAD
+from p2p_durak.engine.state import BOUT, LEAD
 from p2p_durak.protocol.messages import TimeoutPolicy, TurnTimer
 
 
@@ -79,3 +79,13 @@ def test_the_defender_is_named_while_the_lead_is_awaited() -> None:
     russian, _ = _screen(snapshot_of(state), "ru")
     assert "отбивается" in next(line for line in russian.split("\n") if "Boris" in line)
 
+
+
+def test_a_transfer_come_round_to_the_first_attacker_makes_him_the_defender() -> None:
+    # переводной: Boris led, the cards were transferred on until they reached him again
+    state = find_state(lambda s: s.phase == BOUT and s.defender == s.attacker == 2,
+                       preset="app_perevodnoy", seeds=range(400))
+    text, _ = _screen(snapshot_of(state, preset="app_perevodnoy"), "en")
+    boris = next(line for line in text.split("\n") if "Boris" in line)
+    assert "defending" in boris or "takes" in boris, boris
+    assert "attacking" not in boris

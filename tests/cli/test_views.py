@@ -161,3 +161,22 @@ def test_russian_counts_agree_in_the_end_panels_sentences() -> None:
     ru = Messages("ru")
     assert ru("over.ladder_hand", who="Вера", n=4) == "Теперь Вера получает по 4 карты."
     assert ru("over.ladder_hand", who="Вера", n=5) == "Теперь Вера получает по 5 карт."
+
+
+def test_a_log_line_too_long_for_the_column_goes_on_below_not_cut() -> None:
+    # «Tester transfers 10♥ → Boris» is wider than the 23-cell log column at 80×24
+    from p2p_durak.engine import events as E
+
+    state = find_state(bout_with_covers)
+    card = state.table[0]
+    cards = CardText(state.game, "en", False)
+    log = tuple(LogLine(i, E.Passed(1)) for i in range(30)) + (
+        LogLine(30, E.Transferred(0, card, 2, False)), LogLine(31, E.Passed(2)))
+    text, _ = table_screen(state, Look("en", False), log=log)
+    column = [line.split("│", 1)[1] for line in text.split("\n")[2:17]]
+    said = f"Tester transfers {cards(card)} → Boris"
+    at = next(i for i, row in enumerate(column) if row.startswith(" Tester transfers"))
+    assert " ".join(column[at].split() + column[at + 1].split()) == said
+    assert column[at + 1].startswith("   ")  # the rest, indented under it
+    assert column[-1].rstrip() == " Boris: pass"  # the latest move still shows last
+    assert "…" not in "".join(column)
