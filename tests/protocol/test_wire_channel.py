@@ -277,17 +277,31 @@ def test_replayed_handshake_is_refused() -> None:
     refused(responder, ErrorCode.BAD_SIGNATURE)
 
 
-def test_tampered_init_is_detected_by_the_initiator() -> None:
-    """A man in the middle swaps the initiator's ephemeral key; the reply's signature covers the
-    init bytes the responder saw, so the initiator refuses it."""
+@pytest.mark.parametrize("field", ["ephemeral", "identity", "versions"])
+def test_tampered_init_is_detected_by_the_initiator(field: str) -> None:
+    """A man in the middle changes the init on its way: swaps the initiator's ephemeral key (to
+    share a key with the responder), relabels it with another identity (so the responder thinks
+    it talks to her: an unknown key share), or strips the versions offered (a downgrade). The
+    reply's signature covers the init bytes the responder saw, so the initiator refuses it."""
     pair = ChannelPair.create()
+    pair.initiator = PeerConnection(ALICE, Role.INITIATOR, versions=(1, 2),
+                                    ephemeral_key=ephemeral("initiator"))
+    pair.responder = PeerConnection(BOB, Role.RESPONDER, versions=(1, 2),
+                                    ephemeral_key=ephemeral("responder"))
     init = pair.initiator.send(StartHandshake())
-    swapped = HandshakeInit((1,), ALICE.peer_id, bytes(range(1, 33)))
+    own_ephemeral = ephemeral("initiator").public_key().public_bytes_raw()
+    sent = HandshakeInit((1, 2), ALICE.peer_id, own_ephemeral)
+    assert Framer().send(sent.encode()) == init
+    swapped = {
+        "ephemeral": HandshakeInit((1, 2), ALICE.peer_id, bytes(range(1, 33))),
+        "identity": HandshakeInit((1, 2), CAROL.peer_id, sent.ephemeral),
+        "versions": HandshakeInit((1,), ALICE.peer_id, sent.ephemeral),
+    }[field]
     pair.to_responder(Framer().send(swapped.encode()))
     pair.responder.next_event()
     pair.to_initiator(pair.responder.send(AcceptHandshake()))
-    assert init != Framer().send(swapped.encode())
     refused(pair.initiator, ErrorCode.BAD_SIGNATURE)
+    assert pair.initiator.peer is None  # the responder is not taken for proven
 
 
 @pytest.mark.parametrize("field", ["ephemeral", "identity", "version"])
