@@ -110,16 +110,16 @@ class Controller:
                 await self._leave_table(wait=True)
             self.exit_app()
             return
+        if key == "l":  # at any time, the help screen too
+            if not self.look.toggle_lang():
+                self._notify(notice_of("lang.no_cyrillic"))
+            return
         if self.help:
             if key in ("escape", "?", "f1", "q", "h", "enter"):
                 self.help = False
             return
         if key in ("?", "f1", "h"):
             self.help = True
-            return
-        if key == "l":
-            if not self.look.toggle_lang():
-                self._notify(notice_of("lang.no_cyrillic"))
             return
         if self.screen == "table":
             await self._table_key(key)
@@ -301,6 +301,10 @@ class Controller:
                 players = sum(not seat.is_dummy for seat in snap.seats)  # (с болваном)
                 return render_help(snap.preset_id, snap.rules, players, look,
                                    width, height)
+            if self.screen == "create":  # the chosen rules, and the form's keys
+                form = self.form
+                return render_help(form.preset.id, form.preset.rules, form.players, look,
+                                   width, height, keys_of="help.form_lines")
             return render_help(self.form.preset.id, None, None, look, width, height,
                                lobby=True)
         if self.screen == "table":

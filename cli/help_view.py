@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from p2p_durak.cli.canvas import Line, fit, pad_lines, wrap
-from p2p_durak.cli.i18n import Look
+from p2p_durak.cli.canvas import Line, clip_text, fit, pad_lines, wrap
+from p2p_durak.cli.i18n import SUIT_NAMES, Look
 from p2p_durak.cli.table_view import preset_name
 from p2p_durak.engine import RuleSet
+from p2p_durak.engine.cards import SUIT_ASCII, SUIT_SYMBOLS
 from p2p_durak.engine.presets import PRESETS
 
 
@@ -36,11 +37,23 @@ def _variant_keys(rules: RuleSet | None) -> list[str]:
     return [f"help.key.{name}" for name, shown in wanted.items() if shown]
 
 
-def render_help(preset_id: str, rules: RuleSet | None, players: int | None, look: Look,
-                width: int, height: int, *, lobby: bool = False) -> list[Line]:
+def card_legend(look: Look) -> str:
+    """What the card names mean in this language and notation: ranks and suits in words."""
     m = look.messages
-    if lobby:
-        keys = m("help.lobby_lines").split("\n")
+    ranks = m("help.ranks_ascii" if look.ascii_only else "help.ranks")
+    suits = SUIT_ASCII if look.ascii_only else SUIT_SYMBOLS
+    named = " ".join(f"{suits[s]} {SUIT_NAMES[look.lang][s]}" for s in range(4))
+    return f"{ranks} · {named}"
+
+
+def render_help(preset_id: str, rules: RuleSet | None, players: int | None, look: Look,
+                width: int, height: int, *, lobby: bool = False,
+                keys_of: str | None = None) -> list[Line]:
+    """The help screen: the rules (not in the lobby) and the keys — the table's, the lobby's,
+    or those of the catalogue entry `keys_of` (the new-table form)."""
+    m = look.messages
+    if lobby or keys_of:
+        keys = m(keys_of or "help.lobby_lines").split("\n")
     else:
         keys = [line for key in ("help.key_lines", *_variant_keys(rules), "help.key_tail")
                 for line in m(key).split("\n")]
@@ -66,6 +79,10 @@ def render_help(preset_id: str, rules: RuleSet | None, players: int | None, look
     lines.append([("class:label", " " + m("help.keys"))])
     for text in keys:
         lines.append([("", "  " + text)])
+    room = height - 1 - len(lines)
+    if room > 0:  # the card names in words, where there is room
+        lines += [[]] * (room > 1) + [[("class:dim", "  " + clip_text(card_legend(look),
+                                                                     width - 2))]]
     body = pad_lines(lines, height - 1)
     body.append(fit([("class:keys", " " + m("help.close"))], width, "class:keys"))
     return [fit(line, width) for line in body]

@@ -354,6 +354,18 @@ CATALOGUE: dict[str, tuple[str, str]] = {
         "N (Т)         следующая партия, когда эта окончена\n"
         "L (Д)         язык   ? помощь   Q (Й) выйти   Ctrl-C выход из игры\n"
         "Мышь          щелчок по карте — ход ею, по карте на столе — выбрать её"),
+    "help.form_lines": (
+        "↑ ↓  Tab      choose a field\n"
+        "← →  Space    change it\n"
+        "Enter         start practice, or open the network table (on its button)\n"
+        "Esc           back to the lobby   L switch language",
+        "↑ ↓  Tab      выбрать поле\n"
+        "← →  Пробел   изменить его\n"
+        "Enter         начать: тренировка с ботами или стол в сети (на его кнопке)\n"
+        "Esc           назад в лобби   L (Д) язык"),
+    "help.ranks": ("J Q K A: jack, queen, king, ace", "В Д К Т: валет, дама, король, туз"),
+    "help.ranks_ascii": ("J Q K A: jack, queen, king, ace; T: ten",
+                         "J Q K A: валет, дама, король, туз; T: десятка"),
     "help.lobby_lines": (
         "↑ ↓           choose a table\n"
         "Enter         join the chosen table\n"

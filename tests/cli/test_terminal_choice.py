@@ -154,3 +154,27 @@ async def test_ascii_mode_shows_no_symbol_on_any_screen(lang: str) -> None:
                 assert leaked(screen) == set(), (controller.form.preset.id, screen)
             await keys("escape", "right")
         nursery.cancel_scope.cancel()
+
+
+async def test_help_names_the_cards_and_l_switches_on_it_and_the_form_has_its_own() -> None:
+    """The help of the form: the chosen preset's rules and the form's keys; L switches the
+    language while help is shown; the card names in words, in either notation."""
+    async with trio.open_nursery() as nursery:
+        look = Look("ru", False)
+        controller = Controller(LocalLobbyBackend(nursery), look, base())
+        keys = await start(nursery, controller)
+        screen = await keys("c", "right", "?")
+        assert controller.form.preset.name("ru") in screen  # the rules now chosen
+        assert "изменить его" in screen
+        assert "В Д К Т: валет, дама, король, туз · ♠ пики ♣ трефы ♦ бубны ♥ черви" in screen
+        screen = await keys("l")
+        assert controller.help
+        assert "choose a field" in screen
+        assert "J Q K A: jack, queen, king, ace · ♠ spades ♣ clubs ♦ diamonds ♥ hearts" in screen
+        look.ascii_only = True
+        screen = await keys()
+        assert "J Q K A: jack, queen, king, ace; T: ten . S spades C clubs D diamonds" in screen
+        screen = await keys("escape")
+        assert not controller.help
+        assert controller.screen == "create"
+        nursery.cancel_scope.cancel()
