@@ -172,7 +172,7 @@ class TableUi:
             self.last_session_notice = snapshot.notice
             if snapshot.notice:
                 self.notice = Notice(Messages("en")(snapshot.notice),
-                                     Messages("ru")(snapshot.notice))
+                                     snapshot.notice_ru or Messages("ru")(snapshot.notice))
 
     def _follow_dummy(self, snapshot: TableSnapshot) -> None:
         """с болваном: keep the dummy's cursor on its card; the keys go to the dummy's hand

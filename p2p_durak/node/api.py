@@ -58,6 +58,7 @@ class TableSnapshot:
     duraks: tuple[int, ...] = ()  # per seat, over the series so far
     game_number: int = 1
     notice: str | None = None  # the last refusal or problem, for the status line
+    notice_ru: str | None = None  # the same in Russian, when `notice` is a text, not a key
     extra: dict[str, str] = field(default_factory=dict)
 
 

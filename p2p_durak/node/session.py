@@ -74,7 +74,7 @@ class HumanPlayer(Player):
         self._runner: GameRunner | None = None
         self._log: list[LogLine] = []
         self._table: TableMachine | None = None
-        self._notice: str | None = None
+        self._notice: tuple[str, str] | None = None  # English, Russian
         self._voted = False  # chose already whether to play the game after this one
         self.diagnosis: str | None = None
 
@@ -106,7 +106,8 @@ class HumanPlayer(Player):
         if runner is None or table is None or table.party not in table.vote_due():
             raise eng.IllegalAction(eng.Reason.WRONG_PHASE, "the game is not over yet")
         self._voted = True
-        self._notice = "waiting for the others to play on"
+        self._notice = ("waiting for the others to play on",
+                        "ждём, решат ли остальные играть дальше")
         self._publish()
         await runner.choose_next(True)
 
@@ -142,9 +143,13 @@ class HumanPlayer(Player):
                 chose = ", ".join(self.names[p] for p in event.stopped
                                   if p not in event.timed_out)
                 late = ", ".join(self.names[p] for p in event.timed_out)
-                why = [f"{chose} chose not to play on"] if chose else []
-                why += [f"{late} did not choose in time (counted as stopping)"] if late else []
-                self._notice = "the table stopped: " + "; ".join(why)
+                why = [(f"{chose} chose not to play on", f"{chose} не стали играть дальше")
+                       ] if chose else []
+                why += [(f"{late} did not choose in time (counted as stopping)",
+                         f"{late} не ответили вовремя (считается, что не играют дальше)")
+                        ] if late else []
+                self._notice = ("the table stopped: " + "; ".join(en for en, _ in why),
+                                "игра окончена: " + "; ".join(ru for _, ru in why))
         del self._log[:-LOG_LINES]
         if self._turn is not None and self._turn.table is not table:
             self._turn = None  # the table moved on: that turn is gone
@@ -162,7 +167,7 @@ class HumanPlayer(Player):
         self._table = table
         self.diagnosis = diagnosis
         if diagnosis is not None:
-            self._notice = diagnosis
+            self._notice = (diagnosis, "партия остановлена: " + diagnosis)
         self._turn = None
         self._publish()
 
@@ -218,5 +223,6 @@ class HumanPlayer(Player):
             table_name=self.table_name, preset_id=self.preset_id, rules=table.rules,
             seats=tuple(seats), my_seat=table.my_seat, state=state, legal=legal,
             waiting_for=waiting, activity=activity, progress=progress, deadline=deadline,
-            log=tuple(self._log), notice=self._notice, clocks=self.clocks,
+            log=tuple(self._log), notice=self._notice[0] if self._notice else None,
+            notice_ru=self._notice[1] if self._notice else None, clocks=self.clocks,
             duraks=score.duraks, game_number=table.game_number, extra=series_extra(score))
