@@ -22,7 +22,7 @@ import os
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from wire_support import GOLDEN_DIR
+from wire_support import GOLDEN_DIR, read_golden, write_golden
 
 from p2p_durak.protocol import codec
 from p2p_durak.protocol.errors import LocalProtocolError, RemoteProtocolError
@@ -80,19 +80,6 @@ def first_of_each_kind() -> dict[str, bytes]:
     return first
 
 
-def read_vector(kind: str) -> bytes:
-    text = (DECK_DIR / f"{kind}.hex").read_text(encoding="ascii")
-    return bytes.fromhex("".join(line for line in text.splitlines() if not line.startswith("#")))
-
-
-def write_vector(kind: str, data: bytes) -> None:
-    DECK_DIR.mkdir(exist_ok=True)
-    hexed = data.hex()
-    lines = [f"# deck message {kind!r}: codec.encode(to_wire()), no frame header"]
-    lines += [hexed[i : i + 64] for i in range(0, len(hexed), 64)]
-    (DECK_DIR / f"{kind}.hex").write_text("\n".join(lines) + "\n", encoding="ascii")
-
-
 def as_lists(value: object) -> object:
     """The deck layer's wire form uses lists where the codec decodes arrays as tuples."""
     if isinstance(value, tuple):
@@ -109,8 +96,9 @@ def test_the_script_produces_every_kind_the_code_defines() -> None:
 def test_deck_vector(kind: str) -> None:
     data = first_of_each_kind()[kind]
     if REGENERATE:
-        write_vector(kind, data)
-    stored = read_vector(kind)
+        write_golden(f"deck/{kind}", f"deck message {kind!r}: codec.encode(to_wire()), no frame "
+                     "header", data)
+    stored = read_golden(f"deck/{kind}")
     assert stored == data, f"deck message {kind!r} differs from golden/deck/{kind}.hex"
     message = message_from_wire(as_lists(codec.decode(stored)))
     assert kind == message.KIND

@@ -20,7 +20,7 @@ import functools
 import os
 
 import pytest
-from wire_support import GOLDEN_DIR
+from wire_support import GOLDEN_DIR, read_golden, write_golden
 
 from p2p_durak.protocol import codec
 from p2p_durak.protocol.table import (
@@ -108,19 +108,6 @@ def payloads() -> dict[str, bytes]:
     return made
 
 
-def read_vector(name: str) -> bytes:
-    text = (TABLE_DIR / f"{name}.hex").read_text(encoding="ascii")
-    return bytes.fromhex("".join(line for line in text.splitlines() if not line.startswith("#")))
-
-
-def write_vector(name: str, data: bytes) -> None:
-    TABLE_DIR.mkdir(exist_ok=True)
-    hexed = data.hex()
-    lines = [f"# table intent payload {name} ({KINDS[SHAPES[name]]}), no frame header"]
-    lines += [hexed[i : i + 64] for i in range(0, len(hexed), 64)]
-    (TABLE_DIR / f"{name}.hex").write_text("\n".join(lines) + "\n", encoding="ascii")
-
-
 def test_every_payload_kind_has_shapes_and_no_other_kind_is_accepted() -> None:
     """A new payload kind must come with vectors: the machine refuses any kind not listed."""
     assert set(SHAPES.values()) == set(KINDS) == set(range(len(KINDS)))
@@ -135,8 +122,9 @@ def test_every_payload_kind_has_shapes_and_no_other_kind_is_accepted() -> None:
 def test_table_payload_vector(name: str) -> None:
     data = payloads()[name]
     if REGENERATE:
-        write_vector(name, data)
-    assert read_vector(name) == data, f"{name} differs from golden/table/{name}.hex"
+        write_golden(f"table/{name}", f"table intent payload {name} ({KINDS[SHAPES[name]]}), "
+                     "no frame header", data)
+    assert read_golden(f"table/{name}") == data, f"{name} differs from golden/table/{name}.hex"
     assert codec.encode(codec.decode(data)) == data  # canonical, as every intent must be
 
 
