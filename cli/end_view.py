@@ -12,6 +12,10 @@ from p2p_durak.node.api import TableSnapshot
 from p2p_durak.node.local_session import EXTRA_POGONY, EXTRA_SCORES, EXTRA_TIMEOUT_LOSER
 
 
+def _teams(snap: TableSnapshot) -> bool:
+    return snap.state is not None and snap.state.game.rules.teams != "none"
+
+
 def _name(snap: TableSnapshot, seat: int, look: Look) -> str:
     if snap.seats[seat].is_dummy:  # с болваном (never a durak, never in the finish order)
         return look.messages("dummy")
@@ -43,7 +47,9 @@ def _ladder_lines(snap: TableSnapshot, state: State, look: Look, cards: CardText
 
 
 def render_end_panel(snap: TableSnapshot, look: Look, cards: CardText,
-                     width: int) -> list[Line]:
+                     width: int, height: int | None = None) -> list[Line]:
+    """The panel, `width` wide; taller than `height` (six players, a long finish order and a
+    hand of two rows at 80×24), it gives up its blank lines first, so the series stays."""
     m = look.messages
     state = snap.state
     lines: list[Line] = [[("class:over.title", " " + m("over.title"))], []]
@@ -65,8 +71,19 @@ def render_end_panel(snap: TableSnapshot, look: Look, cards: CardText,
         else:
             who = ", ".join(_name(snap, s, look) for s in result.durak)
             lines.append([("class:over.durak", " " + m("over.durak", who=who))])
-            if snap.my_seat not in result.durak:
+            if snap.my_seat not in result.durak and not _teams(snap):
                 lines.append([("class:over.won", " " + m("over.won"))])
+        if _teams(snap) and result.durak and state is not None:
+            # 2 на 2: «a team whose players are all out wins» — a partner's durak is yours too
+            game = state.game
+            mine = game.team[snap.my_seat]
+            team = ", ".join(_name(snap, s, look) for s in range(game.n_players)
+                             if game.team[s] == mine)
+            lost = mine == game.team[result.durak[0]]
+            key, style = ("over.team_lost", "class:over.durak") if lost \
+                else ("over.team_won", "class:over.won")
+            for text in wrap(m(key, who=team), width - 2):
+                lines.append([(style, " " + text)])
         if result.pogony:
             lines.append([("class:over.durak", "   " + m("over.pogony", n=result.pogony))])
     if result is not None and result.scores and state is not None and not timed_out:
@@ -107,10 +124,14 @@ def render_end_panel(snap: TableSnapshot, look: Look, cards: CardText,
             continue  # с болваном: the series counts players only
         name = _name(snap, seat, look)
         duraks = snap.duraks[seat] if seat < len(snap.duraks) else 0
-        row = f"   {name[:26]:<26} {duraks:>8}"
+        partner = _teams(snap) and state is not None and seat != snap.my_seat and \
+            state.game.team[seat] == state.game.team[snap.my_seat]
+        row = f" {'★' if partner else ' '} {name[:26]:<26} {duraks:>8}"  # ★ as at the table
         if show_pogony and seat < len(pogony):
             row += f" {pogony[seat]:>8}"
         if seat < len(points):
             row += f" {points[seat]:>8}"
         lines.append([("class:player.me" if seat == snap.my_seat else "class:over", row)])
+    if height is not None and len(lines) > height:
+        lines = [line for line in lines if line]
     return [fit(line, width) for line in lines]

@@ -281,6 +281,8 @@ CATALOGUE: dict[str, tuple[str, str]] = {
     "over.durak": ("The durak: {who}", "Дурак: {who}"),
     "over.durak_you": ("You are the durak.", "Вы — дурак."),
     "over.won": ("You are not the durak. Well played!", "Вы не остались в дураках. Браво!"),
+    "over.team_won": ("Your team wins: {who}.", "Ваша команда выиграла: {who}."),
+    "over.team_lost": ("Your team lost: {who}.", "Ваша команда проиграла: {who}."),
     "over.draw": ("A draw: nobody is the durak.", "Ничья: дурака нет."),
     "over.winner": ("The winner (first out): {who}", "Победитель (вышел первым): {who}"),
     "over.pogony": ("with epaulettes (погоны): {n}", "с погонами: {n}"),

@@ -112,7 +112,7 @@ def render_table_screen(ui: TableUi, look: Look, width: int, height: int,
     log_width = max(LOG_WIDTH, width - 57)
     left_width = width - log_width - 1
     if snap.activity == "over":
-        left = render_end_panel(snap, look, cards, left_width)
+        left = render_end_panel(snap, look, cards, left_width, middle)
     else:
         left = _players(snap, look, left_width, cards) + [[]] + _table(ui, cards, look, post) \
             + [_activity(snap, look)]
