@@ -8,7 +8,17 @@ from collections.abc import Callable
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from wire_support import ALICE, BOB, CAROL, GAME, ChannelPair, drain, ephemeral, sample_direct
+from wire_support import (
+    ALICE,
+    BOB,
+    CAROL,
+    GAME,
+    ChannelPair,
+    drain,
+    ephemeral,
+    hostile_values,
+    sample_direct,
+)
 
 from p2p_durak.protocol import codec
 from p2p_durak.protocol.channel import (
@@ -662,17 +672,7 @@ def feed_hostile(connection: PeerConnection, data: bytes) -> None:
     assert failure.peer is not None  # named, even if only by "unidentified peer"
 
 
-hostile_values = st.recursive(
-    st.none()
-    | st.booleans()
-    | st.integers(min_value=codec.INT_MIN, max_value=codec.INT_MAX)
-    | st.integers(0, 70)
-    | st.binary(max_size=70)
-    | st.sampled_from([bytes(16), bytes(32), bytes(64), ALICE.peer_id.key, BOB.peer_id.key])
-    | st.text(max_size=8),
-    lambda inner: st.lists(inner, max_size=7).map(tuple),
-    max_leaves=16,
-)
+HOSTILE_VALUES = hostile_values(max_leaves=16)
 
 
 @CHANNEL_FUZZ
@@ -683,7 +683,7 @@ def test_random_bytes_in_any_state_give_only_protocol_errors(state: str, data: b
 
 
 @CHANNEL_FUZZ
-@given(st.sampled_from(HANDSHAKE_STATES), st.lists(hostile_values, min_size=1, max_size=3),
+@given(st.sampled_from(HANDSHAKE_STATES), st.lists(HOSTILE_VALUES, min_size=1, max_size=3),
        st.sampled_from([1, 2, 3, 4, 5, 64, 65]))
 def test_random_structures_in_any_state_give_only_protocol_errors(
     state: str, values: list[codec.Value], tag: int

@@ -12,7 +12,9 @@ from pathlib import Path
 from typing import Any
 
 from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PrivateKey
+from hypothesis import strategies as st
 
+from p2p_durak.protocol import codec
 from p2p_durak.protocol.channel import (
     AcceptHandshake,
     ChannelOpened,
@@ -205,3 +207,21 @@ def write_golden(name: str, comment: str, data: bytes) -> None:
     hexed = data.hex()
     lines = [f"# {comment}"] + [hexed[i : i + 64] for i in range(0, len(hexed), 64)]
     (GOLDEN_DIR / f"{name}.hex").write_text("\n".join(lines) + "\n", encoding="ascii")
+
+
+def hostile_values(*, max_leaves: int = 12) -> st.SearchStrategy[codec.Value]:
+    """Random wire values a hostile peer might send in a message's fields: every wire type,
+    small integers and lengths near the schemas' (16, 32, 64 bytes, real keys) so that some of
+    them get past the first checks."""
+    scalars = (
+        st.none()
+        | st.booleans()
+        | st.integers(min_value=codec.INT_MIN, max_value=codec.INT_MAX)
+        | st.integers(0, 70)
+        | st.binary(max_size=70)
+        | st.sampled_from([GAME, bytes(16), bytes(32), bytes(64), ALICE.peer_id.key,
+                           BOB.peer_id.key])
+        | st.text(max_size=8)
+    )
+    return st.recursive(scalars, lambda inner: st.lists(inner, max_size=6).map(tuple),
+                        max_leaves=max_leaves)
