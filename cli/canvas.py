@@ -47,7 +47,9 @@ def fit(line: Sequence[Fragment], width: int, style: str = "") -> Line:
         text = fragment[1]
         w = get_cwidth(text)
         if used + w > width:
-            text = clip_text(text, width - used)
+            room = width - used
+            kept = text.rstrip(" ")  # cutting off only blanks is no cut: no ellipsis
+            text = kept if get_cwidth(kept) <= room else clip_text(text, room)
             w = get_cwidth(text)
             out.append((fragment[0], text, *fragment[2:]))
             used += w

@@ -178,3 +178,14 @@ async def test_help_names_the_cards_and_l_switches_on_it_and_the_form_has_its_ow
         assert not controller.help
         assert controller.screen == "create"
         nursery.cancel_scope.cancel()
+
+
+async def test_a_longer_transliterated_key_line_loses_blanks_not_words() -> None:
+    """«L язык» becomes "L yazyk" in ASCII: the key line grows by a cell, which must come out
+    of its padding (it ended in a stray "." — the ASCII ellipsis — before)."""
+    async with trio.open_nursery() as nursery:
+        controller = Controller(LocalLobbyBackend(nursery), Look("en", True), base())
+        keys = await start(nursery, controller)
+        last = (await keys()).split("\n")[-1]
+        assert last.rstrip().endswith("Q quit")
+        nursery.cancel_scope.cancel()
