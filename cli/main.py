@@ -18,7 +18,8 @@ import p2p_durak.cli as cli_package
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
-        prog="durak", description="Serverless LAN Durak: play, simulate and inspect the rules.")
+        prog="durak", description="Serverless LAN Durak: play, simulate and inspect the rules. "
+        "`durak` alone, or with the options of `durak play` (`durak --lang ru`), opens the game.")
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
     for info in sorted(pkgutil.iter_modules(cli_package.__path__), key=lambda m: m.name):
         if info.name.startswith("commands_"):
@@ -31,7 +32,10 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
-    args = parser.parse_args(sys.argv[1:] if argv is None else argv)
+    words = list(sys.argv[1:] if argv is None else argv)
+    if words and words[0].startswith("-") and words[0] not in ("-h", "--help"):
+        words.insert(0, "play")  # `durak --lang ru` is `durak play --lang ru`: the lobby
+    args = parser.parse_args(words)
     handler = getattr(args, "handler", None)
     if handler is None:
         parser.print_help()

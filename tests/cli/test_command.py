@@ -46,6 +46,7 @@ def test_rule_values_are_read_as_the_knobs_expect() -> None:
 
 @pytest.mark.parametrize(("argv", "message"), [
     (["play", "--bots", "9"], "1 to 5 bots"),
+    (["--bots", "9"], "1 to 5 bots"),  # `durak` alone takes the options of `durak play`
     (["play", "--bots", "2", "--preset", "no_such"], "no preset"),
     (["play", "--bots", "2", "--rule", "transfer"], "KNOB=VALUE"),
     (["play", "--bots", "2", "--rule", "no_such_knob=1"], "no such rule knob"),
@@ -58,7 +59,8 @@ def test_unplayable_options_are_refused_with_the_reason(
     assert message in capsys.readouterr().err
 
 
-@pytest.mark.parametrize("argv", [[], ["play"], ["play", "--bots", "1"]])
+@pytest.mark.parametrize("argv", [[], ["play"], ["play", "--bots", "1"], ["--lang", "ru"],
+                                  ["--ascii", "--bots", "1"]])
 def test_no_ui_without_a_terminal(argv: list[str], capsys: pytest.CaptureFixture[str]) -> None:
     assert main(argv) == 2
     assert "needs a terminal" in capsys.readouterr().err
