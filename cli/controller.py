@@ -22,7 +22,13 @@ from p2p_durak.cli.i18n import Look
 from p2p_durak.cli.lobby_ui import BUTTONS, CreateForm, LobbyUi
 from p2p_durak.cli.lobby_view import render_create, render_lobby
 from p2p_durak.cli.table_ui import SHIFT_DIGIT_KEYS, Notice, TableUi, notice_of, refusal
-from p2p_durak.cli.table_view import MIN_HEIGHT, MIN_WIDTH, Post, render_table_screen
+from p2p_durak.cli.table_view import (
+    MIN_HEIGHT,
+    MIN_WIDTH,
+    Post,
+    render_table_screen,
+    turn_status,
+)
 from p2p_durak.cli.waiting_view import is_waiting_room, render_waiting
 from p2p_durak.engine import Action, IllegalAction, RuleError
 from p2p_durak.node.api import Session
@@ -300,7 +306,7 @@ class Controller:
             if snap is not None:
                 players = sum(not seat.is_dummy for seat in snap.seats)  # (с болваном)
                 return render_help(snap.preset_id, snap.rules, players, look,
-                                   width, height)
+                                   width, height, status=turn_status(self.table, look))
             if self.screen == "create":  # the chosen rules, and the form's keys
                 form = self.form
                 return render_help(form.preset.id, form.preset.rules, form.players, look,

@@ -48,9 +48,10 @@ def card_legend(look: Look) -> str:
 
 def render_help(preset_id: str, rules: RuleSet | None, players: int | None, look: Look,
                 width: int, height: int, *, lobby: bool = False,
-                keys_of: str | None = None) -> list[Line]:
+                keys_of: str | None = None, status: str = "") -> list[Line]:
     """The help screen: the rules (not in the lobby) and the keys — the table's, the lobby's,
-    or those of the catalogue entry `keys_of` (the new-table form)."""
+    or those of the catalogue entry `keys_of` (the new-table form); `status` on the closing
+    line says the table waits for this player meanwhile ("Your move · time 8 s")."""
     m = look.messages
     if lobby or keys_of:
         keys = m(keys_of or "help.lobby_lines").split("\n")
@@ -84,5 +85,8 @@ def render_help(preset_id: str, rules: RuleSet | None, players: int | None, look
         lines += [[]] * (room > 1) + [[("class:dim", "  " + clip_text(card_legend(look),
                                                                      width - 2))]]
     body = pad_lines(lines, height - 1)
-    body.append(fit([("class:keys", " " + m("help.close"))], width, "class:keys"))
+    closing: Line = [("class:keys", " " + m("help.close"))]
+    if status:
+        closing += [("class:keys", "   "), ("class:header.timer", f" {status} ")]
+    body.append(fit(closing, width, "class:keys"))
     return [fit(line, width) for line in body]

@@ -82,6 +82,22 @@ def clocks_line(timer: TurnTimer, look: Look) -> str:
     return m("clocks.line", timer=clocks_text(timer, look), grace=timer.grace_seconds)
 
 
+def time_left(snap: TableSnapshot, look: Look) -> str:
+    """The turn timer's whole seconds left ("time 8 s"), rounded up; "" when none runs."""
+    if snap.deadline is None:
+        return ""
+    return look.messages("timer.left", s=max(0, int(snap.deadline + 0.999)))
+
+
+def turn_status(ui: TableUi, look: Look) -> str:
+    """"Your move · time 8 s" while the table waits for this player, else "" (for screens that
+    hide the table, such as help: the turn timer runs on under them)."""
+    if ui.snapshot is None or not ui.waited_for():
+        return ""
+    left = time_left(ui.snapshot, look)
+    return look.messages("your_turn") + (f" · {left}" if left else "")
+
+
 def hand_label(position: int) -> str:
     """The key label of a hand position: 1…9, 0, then 11…20 (Shift+1…Shift+0)."""
     if position < 10:
@@ -155,8 +171,7 @@ def _header(snap: TableSnapshot, cards: CardText, look: Look, width: int) -> Lin
     parts.append(("class:header", f" · {m('stock', n=len(state.stock))}"
                                   f" · {m('discard', n=discarded)}"))
     if snap.deadline is not None:  # the turn timer is a fact too: after a dot, never cut
-        left = m("timer.left", s=max(0, int(snap.deadline + 0.999)))
-        parts += [("class:header", " ·"), ("class:header.timer", f" {left} ")]
+        parts += [("class:header", " ·"), ("class:header.timer", f" {time_left(snap, look)} ")]
     elif snap.clocks is not None and snap.clocks.turn_seconds:
         parts.append(("class:header", " · " + m("timer.table", s=snap.clocks.turn_seconds)))
     right = m("key.help") + " "
