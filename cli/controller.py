@@ -21,6 +21,7 @@ from p2p_durak.cli.help_view import render_help
 from p2p_durak.cli.i18n import Look
 from p2p_durak.cli.lobby_ui import BUTTONS, CreateForm, LobbyUi
 from p2p_durak.cli.lobby_view import render_create, render_lobby
+from p2p_durak.cli.net_backend import NetworkSeat
 from p2p_durak.cli.table_ui import SHIFT_DIGIT_KEYS, Notice, TableUi, notice_of, refusal
 from p2p_durak.cli.table_view import (
     MIN_HEIGHT,
@@ -150,7 +151,7 @@ class Controller:
             self.form.notice = None
         elif key == "p":
             await self._practice(self.base)
-        elif key in ("q", "escape"):
+        elif key == "q":  # (not Esc: one Esc too many after the form would quit the game)
             self.exit_app()
 
     async def _create_key(self, key: str) -> None:
@@ -178,9 +179,11 @@ class Controller:
 
     async def _table_key(self, key: str) -> None:
         table = self.table
-        if key in ("q", "escape") and (table.snapshot is None
-                                       or is_waiting_room(table.snapshot)):
-            await self._leave_table()  # nothing is at stake before the deal: at once
+        if table.snapshot is None or is_waiting_room(table.snapshot):
+            if key in ("q", "escape"):
+                await self._leave_table()  # nothing is at stake before the deal: at once
+            elif key == "b" and isinstance(self.session, NetworkSeat):
+                await self.session.fill_with_bots()
             return
         if key in ("q", "escape"):
             if key == "escape" and not table.leave_armed:
@@ -316,7 +319,8 @@ class Controller:
         if self.screen == "table":
             snap = self.table.snapshot
             if snap is not None and is_waiting_room(snap):
-                return render_waiting(snap, look, width, height)
+                can_fill = isinstance(self.session, NetworkSeat) and self.session.can_fill
+                return render_waiting(snap, look, width, height, can_fill=can_fill)
             return render_table_screen(self.table, look, width, height, post)
         if self.screen == "create":
             return render_create(self.form, self.base, look, width, height)

@@ -56,6 +56,9 @@ CATALOGUE: dict[str, tuple[str, str]] = {
     "waiting.failed": ("Could not join: {reason}", "Не удалось сесть за стол: {reason}"),
     "waiting.keys": ("Q back to the lobby · ? help · L язык",
                      "Q в лобби · ? помощь · L language"),
+    "waiting.keys_host": ("B fill the free seats with bots and start · Q back to the lobby · "
+                          "? help",
+                          "B боты на свободные места, начать · Q в лобби · ? помощь"),
     # ---- create form
     "create.title": ("New table", "Новый стол"),
     "create.preset": ("Rules", "Правила"),

@@ -8,6 +8,7 @@ mDNS, reachable over TCP, shuffled and dealt with the mental-poker deck, every s
 from __future__ import annotations
 
 import logging
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 
 import trio
@@ -32,6 +33,19 @@ from p2p_durak.protocol.messages import PlayerInfo
 log = logging.getLogger(__name__)
 
 
+def distinct_names(names: list[str]) -> list[str]:
+    """Names as the seat list shows them: a name already taken gets a number («Player 2»), so
+    two people who both kept the default name can still tell whose turn it is."""
+    shown: list[str] = []
+    for name in names:
+        candidate, number = name, 1
+        while candidate in shown:
+            number += 1
+            candidate = f"{name} {number}"
+        shown.append(candidate)
+    return shown
+
+
 class NetworkSeat:
     """A person's seat at a networked table, as the lobby's `Session`: the `HumanPlayer`, and
     the cancel scope of everything this process runs for the table (its node, its bot peers).
@@ -41,10 +55,22 @@ class NetworkSeat:
     drop). Leaving during the game is the graceful leave of `HumanPlayer.leave`; the scope ends
     when the node's play does."""
 
-    def __init__(self, human: HumanPlayer, scope: trio.CancelScope) -> None:
+    def __init__(self, human: HumanPlayer, scope: trio.CancelScope,
+                 fill: Callable[[], Awaitable[None]] | None = None) -> None:
         self.human = human
         self.scope = scope
         self.started = False  # the game began: leaving is the graceful leave from now on
+        self._fill = fill
+
+    @property
+    def can_fill(self) -> bool:
+        """The host, before the start, may fill the free seats with bots."""
+        return self._fill is not None and not self.started
+
+    async def fill_with_bots(self) -> None:
+        """Seat a bot (of the form's level) in every free seat; the game then starts."""
+        if self._fill is not None and not self.started:
+            await self._fill()
 
     @property
     def snapshots(self) -> trio.MemoryReceiveChannel[TableSnapshot]:
@@ -107,25 +133,37 @@ class NetworkLobbyBackend(LocalLobbyBackend):
         except ValueError as error:
             raise LobbyError(str(error), str(error)) from error
         seat: NetworkSeat = await self._nursery.start(self._run_hosted, config,
-                                                      options.bot_names[:len(levels)])
+                                                      options.bot_level, options.bot_names)
         return seat
 
-    async def _run_hosted(self, config: TableConfig, bot_names: tuple[str, ...], *,
-                          task_status: trio.TaskStatus[NetworkSeat]) -> None:
+    async def _run_hosted(self, config: TableConfig, bot_level: str, bot_names: tuple[str, ...],
+                          *, task_status: trio.TaskStatus[NetworkSeat]) -> None:
         """Everything this process runs for a table it hosts, until the series ends or the
         person leaves before it starts."""
         with trio.CancelScope() as scope:
             async with trio.open_nursery() as nursery:
                 node = await self._node(nursery)
                 table = node.host_table(config)
-                assert node.endpoint is not None
-                bots = await spawn_bot_seats(nursery, self._home, config.bots, self._bind,
-                                             node.endpoint.host, names=bot_names)
+                endpoint = node.endpoint
+                assert endpoint is not None
+                bots: list[Seat] = []
+
+                async def seat_bots(levels: tuple[str, ...]) -> None:
+                    more = await spawn_bot_seats(
+                        nursery, self._home, levels, self._bind, endpoint.host,
+                        names=bot_names[len(bots):], first=len(bots) + 1)
+                    bots.extend(more)
+                    for bot in more:
+                        nursery.start_soon(self._bot, bot, endpoint, node)
+
+                async def fill() -> None:
+                    if not table.started.is_set():
+                        await seat_bots((bot_level,) * table.free)
+
+                await seat_bots(config.bots)
                 human = HumanPlayer(table_name=config.name, preset_id=config.preset_id,
                                     names=[self._name], clocks=config.timer)
-                seat = NetworkSeat(human, scope)
-                for bot in bots:
-                    nursery.start_soon(self._bot, bot, node.endpoint, node)
+                seat = NetworkSeat(human, scope, fill)
                 self._show_seated(human, config, table.players, bots)
                 task_status.started(seat)
                 follow = trio.CancelScope()
@@ -150,7 +188,7 @@ class NetworkLobbyBackend(LocalLobbyBackend):
         levels = {b.node.identity.peer_id: b.level for b in bots}
         human.bots = {i: levels[p.identity] for i, p in enumerate(players)
                       if p.identity in levels}
-        human.waiting_room(config.rules, config.seats, [p.name for p in players])
+        human.waiting_room(config.rules, config.seats, distinct_names([p.name for p in players]))
 
     async def _bot(self, bot: Seat, endpoint: Endpoint, host: Node) -> None:
         try:
@@ -200,7 +238,7 @@ class NetworkLobbyBackend(LocalLobbyBackend):
 
     async def _play(self, node: Node, start: GameStart, human: HumanPlayer,
                     bot_keys: dict[bytes, str]) -> None:
-        names = [p.name for p in start.players]
+        names = distinct_names([p.name for p in start.players])
         bots = {i: bot_keys[p.identity.key] for i, p in enumerate(start.players)
                 if p.identity.key in bot_keys}
         human.seated(names, bots)

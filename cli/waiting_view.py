@@ -37,7 +37,9 @@ def _seat_line(snap: TableSnapshot, seat: int, look: Look) -> Line:
     return [("", f"   {seat + 1}  "), (style, name)]
 
 
-def render_waiting(snap: TableSnapshot, look: Look, width: int, height: int) -> list[Line]:
+def render_waiting(snap: TableSnapshot, look: Look, width: int, height: int, *,
+                   can_fill: bool = False) -> list[Line]:
+    """`can_fill`: the host may fill the free seats with bots (B) and start at once."""
     m = look.messages
     variant = preset_name(snap.preset_id, look.lang)
     seated, seats = snap.progress or (len(snap.seats), len(snap.seats))
@@ -63,6 +65,7 @@ def render_waiting(snap: TableSnapshot, look: Look, width: int, height: int) -> 
         status = [("class:waiting", " " + m("waiting.starts"))]
     top = [fit([("class:header.title", title)], width, "class:header"),
            [("class:rule", "─" * width)]]
-    bottom = [status, fit([("class:keys", " " + m("waiting.keys"))], width, "class:keys")]
+    keys = m("waiting.keys_host" if can_fill else "waiting.keys")
+    bottom = [status, fit([("class:keys", " " + keys)], width, "class:keys")]
     lines = top + pad_lines(body, height - len(top) - len(bottom)) + bottom
     return [fit(line, width) for line in lines]

@@ -188,15 +188,18 @@ async def _enter(nursery: trio.Nursery, cm: object) -> Discovery:
 
 
 async def spawn_bot_seats(nursery: trio.Nursery, home: Path, levels: Sequence[str], bind: str,
-                      advertise: str, *, names: Sequence[str] = ()) -> list[Seat]:
+                      advertise: str, *, names: Sequence[str] = (), first: int = 1
+                      ) -> list[Seat]:
     """Bot peers of this process: each its own node, identity and listener, reachable at the
     host's address so that every other player can dial it. `names`: their seat names (the
-    UI's "Anna", "Boris"…); the rest are named by number and level."""
+    UI's "Anna", "Boris"…); the rest are named by number and level. `first`: the number of
+    the first (bots added later to a table must not reuse an identity seated there)."""
     seats = []
-    for i, level in enumerate(levels):
-        name = names[i] if i < len(names) else f"bot{i + 1}-{level}"
+    for at, level in enumerate(levels):
+        number = first + at
+        name = names[at] if at < len(names) else f"bot{number}-{level}"
         node = make_node(home, name, bind=bind, port=0, advertise=advertise,
-                         identity_name=f"bot-{i + 1}")
+                         identity_name=f"bot-{number}")
         await nursery.start(node.serve)
         seats.append(Seat(node, level))
     return seats

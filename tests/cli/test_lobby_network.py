@@ -76,14 +76,16 @@ def options(name: str) -> TableOptions:
 
 
 @asynccontextmanager
-async def two_players(tmp_path: Path) -> AsyncIterator[tuple[Player, Player]]:
+async def two_players(tmp_path: Path, names: tuple[str, str] = ("Sasha", "Masha")
+                      ) -> AsyncIterator[tuple[Player, Player]]:
     net = FakeDiscoveryNetwork()
     async with (net.open_discovery() as seen_by_sasha, net.open_discovery() as seen_by_masha,
                 trio.open_nursery() as nursery):
         players = []
-        for name, look, discovery in (("Sasha", Look("en", False), seen_by_sasha),
-                                      ("Masha", Look("ru", False), seen_by_masha)):
-            backend = NetworkLobbyBackend(nursery, tmp_path / name, name, discovery,
+        for home, name, look, discovery in (
+                ("sasha", names[0], Look("en", False), seen_by_sasha),
+                ("masha", names[1], Look("ru", False), seen_by_masha)):
+            backend = NetworkLobbyBackend(nursery, tmp_path / home, name, discovery,
                                           bind="127.0.0.1")
             controller = Controller(backend, look, options(name))
             send, receive = trio.open_memory_channel[str](math.inf)
@@ -179,3 +181,36 @@ async def test_leaving_a_waiting_room_frees_the_seat_or_withdraws_the_table(
         assert "tables on the network" in await sasha.press("q")
         await masha.sees("Столов пока нет")
         await sasha.sees("No tables found yet")
+
+
+async def test_the_host_fills_the_free_seats_with_bots_and_the_game_starts(
+        tmp_path: Path) -> None:
+    """Two people who both kept the default name: the second shows as «Player 2»."""
+    async with two_players(tmp_path, ("Player", "Player")) as (host, guest):
+        await host.press("c")
+        await host.field("players")
+        await host.press("right")  # four players
+        await host.field("bots")
+        await host.press("right")  # hard bots
+        await host.field("network")
+        await host.press("enter")
+        await host.sees("B fill the free seats with bots")
+        await guest.until(lambda: "1/4" in guest.row("Player"))
+        await guest.press("enter")
+        await host.sees("2 of 4 seated", "Player 2")
+        await guest.sees("Q в лобби")
+        assert "B " not in guest.screen().splitlines()[-1]  # only the host may fill seats
+
+        await host.press("b")
+        for player in (host, guest):
+            await player.until(lambda p=player: p.controller.table.snapshot is not None
+                               and p.controller.table.snapshot.state is not None)
+            snap = player.controller.table.snapshot
+            assert snap is not None
+            assert sorted(s.name for s in snap.seats) == ["Anna", "Boris", "Player",
+                                                          "Player 2"]
+        # the host knows its own bots (the protocol does not say who is one)
+        snap = host.controller.table.snapshot
+        assert snap is not None
+        assert sorted((s.name, s.bot_level) for s in snap.seats if s.is_bot) == [
+            ("Anna", "hard"), ("Boris", "hard")]
