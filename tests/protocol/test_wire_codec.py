@@ -125,6 +125,22 @@ def test_size_limits() -> None:
     assert info.value.code is ErrorCode.FRAME_TOO_LARGE
 
 
+def test_the_default_limits_are_the_specs() -> None:
+    """docs/protocol.md §3 and §14: arrays of at most 256 elements, text of at most 1024 bytes,
+    a message of at most 1 MiB; one past each bound is refused, from the header."""
+    assert decode(encode(tuple(range(256)))) == tuple(range(256))
+    assert decode(encode("ж" * 512)) == "ж" * 512
+    for too_big in [b"\xdc\x01\x01" + b"\x00" * 257, b"\xda\x04\x01" + b"a" * 1025]:
+        with pytest.raises(RemoteProtocolError):
+            decode(too_big)
+    largest = encode(b"x" * (codec.MAX_FRAME_SIZE - 5))  # bin32 header: 5 bytes
+    assert len(largest) == codec.MAX_FRAME_SIZE
+    assert decode(largest) == b"x" * (codec.MAX_FRAME_SIZE - 5)
+    with pytest.raises(RemoteProtocolError) as info:
+        decode(encode(b"x" * (codec.MAX_FRAME_SIZE - 4)))
+    assert info.value.code is ErrorCode.FRAME_TOO_LARGE
+
+
 def nested(depth: int) -> bytes:
     return b"\x91" * depth + b"\x00"
 
