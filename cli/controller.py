@@ -186,11 +186,12 @@ class Controller:
                 await self.session.fill_with_bots()
             return
         if key in ("q", "escape"):
-            if key == "escape" and not table.leave_armed:
+            over = table.snapshot is not None and table.snapshot.activity == "over"
+            if key == "escape" and not over:  # Esc clears the notice and cancels a Q
                 table.notice = None
+                table.leave_armed = False
                 return
-            if table.leave_armed or (table.snapshot is not None
-                                     and table.snapshot.activity == "over"):
+            if table.leave_armed or over:
                 await self._leave_table()
             else:
                 table.leave_armed = True
