@@ -243,13 +243,17 @@ class JoinOptions:
 
 async def find_table(name: str | None, interfaces: Sequence[str] | None, seconds: float
                      ) -> TableSeen:
-    """Browse mDNS until a table (with that name, if given) with a free seat shows up."""
-    with trio.fail_after(seconds):
-        async with open_discovery(interfaces=interfaces) as discovery:
-            async for event in discovery.events:
-                if isinstance(event, TableSeen) and event.table.seats_free > 0 and (
-                        name is None or event.table.name == name):
-                    return event
+    """Browse mDNS until a table (with that name, if given) with a free seat shows up;
+    `TimeoutError` if none does within `seconds`."""
+    try:
+        with trio.fail_after(seconds):
+            async with open_discovery(interfaces=interfaces) as discovery:
+                async for event in discovery.events:
+                    if isinstance(event, TableSeen) and event.table.seats_free > 0 and (
+                            name is None or event.table.name == name):
+                        return event
+    except trio.TooSlowError as exc:  # (not a TimeoutError: `durak join` printed a traceback)
+        raise TimeoutError(f"no table found in {seconds:g} s") from exc
     raise TimeoutError("discovery ended")
 
 

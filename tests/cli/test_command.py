@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import argparse
+from pathlib import Path
 
 import pytest
 
 from p2p_durak.cli.commands_play import add_options, rule_value, table_options
 from p2p_durak.cli.main import main
 from p2p_durak.engine.presets import PRESETS
+from p2p_durak.node import headless
+from p2p_durak.node.discovery import FakeDiscoveryNetwork
 
 # a preset the engine does not play yet (the first one left; they become playable one by one)
 PENDING = [p.id for p in PRESETS.values() if not p.works][:1]  # none since покерный
@@ -88,3 +91,14 @@ def test_host_refuses_a_bad_rule_option(rule: str, message: str,
     which needs a cap on the thrown-in cards only."""
     assert main(["host", "--no-mdns", "--rule", rule]) == 2
     assert message in capsys.readouterr().err
+
+
+def test_join_says_when_no_table_is_found(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                          capsys: pytest.CaptureFixture[str]) -> None:
+    """`durak join --table NAME` with nothing advertised: a one-line refusal and exit code 3
+    (it printed trio's TooSlowError traceback)."""
+    network = FakeDiscoveryNetwork()
+    monkeypatch.setattr(headless, "open_discovery",
+                        lambda *, interfaces=None: network.open_discovery())
+    assert main(["join", "--table", "nowhere", "--wait", "0.05", "--home", str(tmp_path)]) == 3
+    assert capsys.readouterr().err == "durak join: no table found\n"
