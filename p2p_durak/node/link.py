@@ -148,17 +148,23 @@ async def _pump_handshake(conn: PeerConnection, stream: trio.abc.Stream) -> obje
 
 
 @contextlib.asynccontextmanager
-async def _handshake(stream: trio.abc.Stream, label: str, seconds: float) -> AsyncIterator[None]:
-    """Every way a handshake can fail, as one `PeerFault` naming the peer; the stream closed."""
+async def _handshake(stream: trio.abc.Stream, conn: PeerConnection, label: str,
+                     seconds: float) -> AsyncIterator[None]:
+    """Every way a handshake can fail, as one `PeerFault` naming the peer (with the identity
+    it claimed, if it got that far); the stream closed."""
     try:
         with trio.fail_after(seconds):
             yield
     except trio.TooSlowError as exc:
         await trio.aclose_forcefully(stream)
-        raise PeerFault(label, "handshake timed out") from exc
+        raise PeerFault(conn.peer_name, f"handshake timed out after {seconds:g} s") from exc
     except RemoteProtocolError as exc:
+        with trio.move_on_after(1):  # best effort: tell the peer why, in the clear (§12)
+            with contextlib.suppress(LocalProtocolError, trio.BrokenResourceError,
+                                     trio.ClosedResourceError):
+                await stream.send_all(conn.send(conn.error_for(exc)))
         await trio.aclose_forcefully(stream)
-        raise PeerFault(label, exc.reason, exc.code) from exc
+        raise PeerFault(exc.peer or label, exc.reason, exc.code) from exc
     except (trio.BrokenResourceError, trio.ClosedResourceError) as exc:
         await trio.aclose_forcefully(stream)
         raise PeerFault(label, "connection lost during the handshake") from exc
@@ -172,7 +178,7 @@ async def open_link(stream: trio.abc.Stream, identity: Identity, *, expected: Pe
     the host by fingerprint only)."""
     conn = PeerConnection(identity, Role.INITIATOR, expected_peer=expected,
                           expected_fingerprint=expected_fingerprint, peer_label=label)
-    async with _handshake(stream, label, handshake_seconds):
+    async with _handshake(stream, conn, label, handshake_seconds):
         await stream.send_all(conn.send(StartHandshake()))
         event = await _pump_handshake(conn, stream)
         if isinstance(event, Error):
@@ -189,7 +195,7 @@ async def accept_link(stream: trio.abc.Stream, identity: Identity, *,
                       handshake_seconds: float = HANDSHAKE_TIMEOUT) -> Link:
     """Responder side. `admit(peer)` returns None to accept, or the reason for refusing."""
     conn = PeerConnection(identity, Role.RESPONDER, peer_label=label)
-    async with _handshake(stream, label, handshake_seconds):
+    async with _handshake(stream, conn, label, handshake_seconds):
         event = await _pump_handshake(conn, stream)
         if not isinstance(event, HandshakeRequest):
             raise PeerFault(label, f"unexpected handshake event {type(event).__name__}")

@@ -20,6 +20,7 @@ from p2p_durak.node.link import Link, PeerFault, open_link
 from p2p_durak.node.transport import Dialer, Endpoint, remote_host
 from p2p_durak.protocol import codec
 from p2p_durak.protocol.envelope import Envelope
+from p2p_durak.protocol.errors import ErrorCode
 from p2p_durak.protocol.identity import Identity, PeerId
 from p2p_durak.protocol.messages import (
     DEFAULT_GRACE_SECONDS,
@@ -163,8 +164,13 @@ class HostedTable:
                 await self._seal()
             await self._hold(link, request.identity)
         except (PeerFault, trio.TooSlowError) as exc:
-            log.info("joiner %s dropped: %s", link.label, exc)
-            self.refusals.append(f"{link.label}: {exc}")
+            orderly = isinstance(exc, PeerFault) and exc.code is ErrorCode.GOING_AWAY
+            why = exc.reason if isinstance(exc, PeerFault) else \
+                f"no JoinRequest within {JOIN_TIMEOUT:g} s"
+            text = f"{link.label}: {why}"
+            # a joiner that breaks the protocol is shown (durak host prints warnings)
+            log.log(logging.INFO if orderly else logging.WARNING, "joiner dropped: %s", text)
+            self.refusals.append(text)
 
     def _refusal(self, link: Link, request: JoinRequest) -> tuple[RefuseCode, str] | None:
         if request.identity != link.peer:
@@ -198,15 +204,23 @@ class HostedTable:
         self.changed = trio.Event()
 
     async def _hold(self, link: Link, peer: PeerId) -> None:
-        """Keep the joiner's seat while it waits; a `Leave` or a drop frees it."""
+        """Keep the joiner's seat while it waits; a `Leave`, a drop or a broken channel frees
+        it (a fault is raised on, for the log, once the seat is free)."""
+        fault: PeerFault | None = None
         while not self.started.is_set():
-            message = await link.receive()
+            try:
+                message = await link.receive()
+            except PeerFault as exc:
+                fault = exc
+                break
             if message is None or isinstance(message, Leave):
                 break
         if not self.started.is_set():
             self.players = [p for p in self.players if p.identity != peer]
             self._links.pop(peer, None)
             await self._announce()
+        if fault is not None:
+            raise fault
 
     async def _seal(self) -> None:
         start = Start(self.game_id, codec.sha256(self.rules_bytes), tuple(self.players),

@@ -19,13 +19,14 @@ from pathlib import Path
 import trio
 
 from p2p_durak.node.discovery import Discovery, DiscoveryError
+from p2p_durak.node.doorman import Doorman
 from p2p_durak.node.game import GameRunner, Player, Timing, game_dir
-from p2p_durak.node.link import PeerFault, accept_link
+from p2p_durak.node.link import Link, PeerFault, accept_link
 from p2p_durak.node.lobby import GameStart, HostedTable, TableConfig, join_table
 from p2p_durak.node.mesh import Mesh, Party
 from p2p_durak.node.store import GameJournal
 from p2p_durak.node.tableinfo import TableAd
-from p2p_durak.node.transport import Dialer, Endpoint, Listener
+from p2p_durak.node.transport import Dialer, Endpoint, Listener, remote_address
 from p2p_durak.protocol.identity import Identity, PeerId
 from p2p_durak.protocol.messages import PROTOCOL_VERSION, TurnTimer
 
@@ -57,7 +58,7 @@ class Node:
         self.hosted: HostedTable | None = None
         self.mesh: Mesh | None = None
         self.runner: GameRunner | None = None
-        self.refused: list[str] = []
+        self.doorman = Doorman()
 
     async def serve(self, *, task_status: trio.TaskStatus[Endpoint] = trio.TASK_STATUS_IGNORED
                     ) -> None:
@@ -73,18 +74,40 @@ class Node:
         return None
 
     async def _on_stream(self, stream: trio.abc.Stream) -> None:
-        try:
-            link = await accept_link(stream, self.identity, admit=self._admit, label="a peer")
-        except PeerFault as fault:
-            self.refused.append(f"{fault.peer}: {fault.reason}")
+        label = f"a peer at {remote_address(stream) or 'an unknown address'}"
+        link = await self._handshake(stream, label)
+        if link is None:
             return
         if self.mesh is not None and self.mesh.wants(link):
             await self.mesh.adopt(link)
         elif self.hosted is not None and not self.hosted.started.is_set():
-            await self.hosted.handle(link)
+            with self.doorman.enter(link.label, handshaking=False) as ticket:
+                if ticket is None:
+                    await link.close("too many connections at once: try again")
+                    return
+                await self.hosted.handle(link)
         else:
-            self.refused.append(f"{link.label}: nothing here for it")
+            self.doorman.refuse(link.label, "nothing here for it (no table or game of ours)")
             await link.close("no table or game here for you")
+
+    async def _handshake(self, stream: trio.abc.Stream, label: str) -> Link | None:
+        """The handshake with whoever connected, as one of the doorman's strangers (it may cut
+        the connection for room); None when it failed, was refused or was cut."""
+        with self.doorman.enter(label) as ticket:
+            if ticket is None:
+                return None
+            with ticket.scope:
+                try:
+                    return await accept_link(stream, self.identity, admit=self._admit,
+                                             label=label)
+                except PeerFault as fault:
+                    self.doorman.refuse(fault.peer, fault.reason)
+            return None
+
+    @property
+    def refused(self) -> list[str]:
+        """The last connections turned away, each naming the peer and the reason."""
+        return list(self.doorman.refusals)
 
     # ---- tables -------------------------------------------------------------------------------
 

@@ -105,6 +105,19 @@ def remote_host(stream: trio.abc.Stream) -> str:
 
 
 
+def remote_address(stream: trio.abc.Stream) -> str:
+    """`host:port` of a stream's peer (TCP), its host name (memory network); "" when unknown:
+    how a node names a peer that has not proven an identity yet."""
+    sock = getattr(stream, "socket", None)
+    if sock is not None:
+        try:
+            host, port = sock.getpeername()[:2]
+        except OSError:
+            return ""
+        return f"{host}:{port}"
+    return remote_host(stream)
+
+
 _IN_MEMORY = frozenset({"MemoryNetwork", "MemoryListener", "MemoryDialer", "MemoryStream"})
 
 
