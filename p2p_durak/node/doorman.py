@@ -10,8 +10,8 @@ we host (handshake done) is not cut; if only such connections hold the places, t
 turned away.
 
 Every connection turned away is logged (a warning: `durak host` prints it) naming the peer's
-address and the reason, and kept in `refusals` (the last `KEPT_REFUSALS`); a flood is told once
-per second with a count instead of line by line.
+address and the reason, and kept in `refusals` (the last `KEPT_REFUSALS`); past
+`LINES_PER_SECOND` a flood is counted, and the count told with the next line.
 """
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ log = logging.getLogger(__name__)
 
 MAX_STRANGERS = 32  # connections not yet handed to a game or a table
 KEPT_REFUSALS = 100
-QUIET_SECONDS = 1.0  # at most one line per this long about connections cut for room
+LINES_PER_SECOND = 10  # logged; the rest of a flood is counted
 
 
 @dataclass(eq=False)
@@ -47,8 +47,9 @@ class Doorman:
         self._inside: OrderedDict[Ticket, None] = OrderedDict()  # oldest first
         self.refusals: deque[str] = deque(maxlen=KEPT_REFUSALS)
         self.turned_away = 0  # connections cut or refused for room, ever
-        self._quiet_until = float("-inf")
-        self._unsaid = 0
+        self._window_ends = float("-inf")
+        self._said = 0  # lines logged in the current second
+        self._unsaid = 0  # refusals kept but not logged since the last line
 
     @property
     def inside(self) -> int:
@@ -72,9 +73,7 @@ class Doorman:
 
     def refuse(self, label: str, reason: str) -> None:
         """A connection failed or was refused for what its peer did: say who and why."""
-        text = f"{label}: {reason}"
-        self.refusals.append(text)
-        log.warning("refused connection from %s", text)
+        self._say(f"{label}: {reason}")
 
     def _cut_oldest(self) -> bool:
         oldest = next((t for t in self._inside if t.handshaking), None)
@@ -89,12 +88,20 @@ class Doorman:
 
     def _for_room(self, text: str) -> None:
         self.turned_away += 1
+        self._say(text)
+
+    def _say(self, text: str) -> None:
+        """Keep and log `text`; past `LINES_PER_SECOND` lines a second, only count it (a flood
+        must not fill the log), and say the count with the next line logged."""
         self.refusals.append(text)
         now = trio.current_time()
-        if now < self._quiet_until:
+        if now >= self._window_ends:
+            self._window_ends = now + 1.0
+            self._said = 0
+        if self._said >= LINES_PER_SECOND:
             self._unsaid += 1
             return
         more = f" (and {self._unsaid} more since the last report)" if self._unsaid else ""
         log.warning("refused connection from %s%s", text, more)
+        self._said += 1
         self._unsaid = 0
-        self._quiet_until = now + QUIET_SECONDS
