@@ -44,6 +44,9 @@ CATALOGUE: dict[str, tuple[str, str]] = {
     "lobby.full": ("that table has no free seat", "за этим столом нет свободных мест"),
     "lobby.host_fingerprint": ("Host of {name}: {fp} (joining checks it)",
                                "Хозяин {name}: {fp} (сверяется при входе)"),
+    "lobby.changed_rules": ("{mark} the table changes its variant's rules: the waiting room "
+                            "shows them",
+                            "{mark} правила варианта изменены: они видны за столом до игры"),
     "lobby.own_fingerprint": ("Your fingerprint: {fp}", "Ваш отпечаток ключа: {fp}"),
     "lobby.starting": ("Starting a practice game…", "Начинаем тренировочную партию…"),
     # ---- the waiting room: a networked table before its game starts

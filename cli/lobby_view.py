@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import functools
+
 from p2p_durak.cli.backend import TableOptions
 from p2p_durak.cli.canvas import Line, clickable, clip_text, fit, pad_lines, wrap
 from p2p_durak.cli.i18n import Look
@@ -16,6 +18,17 @@ def _frame(title: str, body: list[Line], bottom: list[Line], width: int,
            [("class:rule", "─" * width)]]
     middle = height - len(top) - len(bottom)
     return [fit(line, width) for line in top + pad_lines(body, middle) + bottom]
+
+
+CHANGED_MARK = "*"
+
+
+@functools.lru_cache(maxsize=512)  # (hashes come from the network: bounded)
+def changes_its_preset(variant: str, rules_hash: str) -> bool:
+    """Whether a table plays other rules than its preset's own (an option of the form, a rule
+    choice): the advertisement carries the rules' hash only, so the lobby can tell that much."""
+    preset = PRESETS.get(variant)
+    return preset is not None and preset.rules.rules_hash() != rules_hash
 
 
 def render_lobby(lobby: LobbyUi, look: Look, width: int, height: int,
@@ -35,6 +48,8 @@ def render_lobby(lobby: LobbyUi, look: Look, width: int, height: int,
         chosen = index == lobby.cursor
         variant = preset_name(table.variant, look.lang) if table.variant in PRESETS \
             else table.variant
+        if changes_its_preset(table.variant, table.rules_hash):
+            variant = clip_text(variant, 19) + CHANGED_MARK
         row = m("lobby.columns", name=clip_text(table.name, 20), variant=clip_text(variant, 20),
                 players=f"{table.seats_taken}/{table.seats}", free=table.seats_free,
                 timer=clocks_text(table.timer, look))
@@ -55,6 +70,8 @@ def render_lobby(lobby: LobbyUi, look: Look, width: int, height: int,
     if lobby.own_fingerprint is not None:
         body.append([("class:dim", "   " + m("lobby.own_fingerprint",
                                                fp=lobby.own_fingerprint))])
+    if any(changes_its_preset(seen.table.variant, seen.table.rules_hash) for seen in listed):
+        body.append([("class:dim", "   " + m("lobby.changed_rules", mark=CHANGED_MARK))])
     status: Line = []
     if lobby.discovery is not None:
         status = [("class:dim", " " + lobby.discovery.text(look.lang))]

@@ -28,7 +28,7 @@ from p2p_durak.node.players import BotPlayer
 from p2p_durak.node.session import HumanPlayer
 from p2p_durak.node.tableinfo import DiscoveryEvent, TableSeen
 from p2p_durak.node.transport import Endpoint
-from p2p_durak.protocol.messages import PlayerInfo
+from p2p_durak.protocol.messages import PlayerInfo, TableInfo
 
 log = logging.getLogger(__name__)
 
@@ -223,13 +223,27 @@ class NetworkLobbyBackend(LocalLobbyBackend):
                                    [UNKNOWN_NAME] * table.table.seats_taken + [self._name],
                                    my_seat=table.table.seats_taken)
                 task_status.started(seat)
+                shown = rules  # the preset's, until the host shows the table's own
+
+                def show_table(info: TableInfo, table_rules: eng.RuleSet) -> None:
+                    nonlocal shown
+                    shown = table_rules
+                    me = node.identity.peer_id
+                    names = [p.name for p in info.players if p.identity != me] + [self._name]
+                    mine = next((i for i, p in enumerate(info.players) if p.identity == me),
+                                len(info.players))
+                    names.insert(mine, names.pop())
+                    human.waiting_room(table_rules, info.seats, distinct_names(names),
+                                       my_seat=mine)
+
                 endpoint = Endpoint(table.addresses[0], table.table.port)
                 try:
                     start = await node.join(
                         endpoint, rules_hash=bytes.fromhex(table.table.rules_hash),
-                        timer=table.table.timer, host_fingerprint=table.table.fingerprint)
+                        timer=table.table.timer, host_fingerprint=table.table.fingerprint,
+                        on_table=show_table)
                 except JoinFailed as exc:
-                    human.waiting_room(rules, table.table.seats, [self._name],
+                    human.waiting_room(shown, table.table.seats, [self._name],
                                        notice=exc.reason)
                     return
                 seat.started = True

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import logging
 import secrets
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import trio
@@ -239,11 +240,14 @@ class HostedTable:
 async def join_table(identity: Identity, dialer: Dialer, endpoint: Endpoint, *, name: str,
                      listen_port: int, expected_host: PeerId | None = None,
                      host_fingerprint: str | None = None,
-                     rules_hash: bytes | None = None, timer: TurnTimer | None = None
+                     rules_hash: bytes | None = None, timer: TurnTimer | None = None,
+                     on_table: Callable[[TableInfo, RuleSet], None] | None = None
                      ) -> GameStart:
     """Join the table at `endpoint` and wait for its game to start. `host_fingerprint`,
     `rules_hash`, `timer`: what we saw advertised (the host must prove that identity in the
-    handshake and still offer the rest); by default whoever answers, whatever it shows."""
+    handshake and still offer the rest); by default whoever answers, whatever it shows.
+    `on_table`: told the table (who sits, its rules) when it is first shown and as it changes
+    while we wait, for a waiting room."""
     try:
         stream = await dialer.dial(endpoint)
     except OSError as exc:
@@ -264,6 +268,8 @@ async def join_table(identity: Identity, dialer: Dialer, endpoint: Endpoint, *, 
         if timer is not None and timer != info.timer:
             raise JoinFailed(f"the table's clocks are now {info.timer.describe()}, "
                              f"not {timer.describe()} as advertised")
+        if on_table is not None:
+            on_table(info, rules)
         wanted = rules_hash if rules_hash is not None else info.rules_hash
         await link.send(JoinRequest(info.game, PROTOCOL_VERSION, wanted, name, identity.peer_id,
                                     listen_port))
@@ -290,6 +296,8 @@ async def join_table(identity: Identity, dialer: Dialer, endpoint: Endpoint, *, 
                 # the clocks shown when we asked to join are the ones we agreed to
                 same = message.rules_hash == info.rules_hash and message.timer == info.timer
                 info = message if same else info
+                if same and on_table is not None:
+                    on_table(info, rules)
     except PeerFault as exc:
         raise JoinFailed(exc.reason) from exc
     finally:

@@ -18,6 +18,7 @@ from pathlib import Path
 
 import trio
 
+from p2p_durak.engine import RuleSet
 from p2p_durak.node.discovery import Discovery, DiscoveryError
 from p2p_durak.node.doorman import Doorman
 from p2p_durak.node.game import GameRunner, Player, Timing, game_dir
@@ -28,7 +29,7 @@ from p2p_durak.node.store import GameJournal
 from p2p_durak.node.tableinfo import TableAd
 from p2p_durak.node.transport import Dialer, Endpoint, Listener, remote_address
 from p2p_durak.protocol.identity import Identity, PeerId
-from p2p_durak.protocol.messages import PROTOCOL_VERSION, TurnTimer
+from p2p_durak.protocol.messages import PROTOCOL_VERSION, TableInfo, TurnTimer
 
 log = logging.getLogger(__name__)
 
@@ -147,13 +148,14 @@ class Node:
 
     async def join(self, endpoint: Endpoint, *, expected_host: PeerId | None = None,
                    host_fingerprint: str | None = None,
-                   rules_hash: bytes | None = None, timer: TurnTimer | None = None
+                   rules_hash: bytes | None = None, timer: TurnTimer | None = None,
+                   on_table: Callable[[TableInfo, RuleSet], None] | None = None
                    ) -> GameStart:
         assert self.endpoint is not None, "serve() first"
         start = await join_table(self.identity, self.dialer, endpoint, name=self.name,
                                  listen_port=self.endpoint.port, expected_host=expected_host,
                                  host_fingerprint=host_fingerprint, rules_hash=rules_hash,
-                                 timer=timer)
+                                 timer=timer, on_table=on_table)
         return _reach_host_where_we_joined(start, endpoint)
 
     # ---- playing ------------------------------------------------------------------------------

@@ -163,14 +163,20 @@ async def test_leaving_a_waiting_room_frees_the_seat_or_withdraws_the_table(
         tmp_path: Path) -> None:
     async with two_players(tmp_path) as (sasha, masha):
         await sasha.press("c")
+        await sasha.field("transfer")
+        await sasha.press("right")  # перевод: not the preset's own rules
         await sasha.field("network")
         await sasha.press("enter")
         await sasha.sees("Waiting for players: 1 of 3 seated")
-        await masha.sees("1/3")
+        lobby = await masha.sees("1/3")
+        assert "Подкидной*" in masha.row("Sasha")
+        assert "* правила варианта изменены" in lobby
 
         await masha.press("enter")
-        room = await masha.sees("за столом 2 из 3")
-        assert "Masha (вы)" in room
+        # the joiner's waiting room: who sits (from the host) and the table's own rules
+        room = await masha.sees("за столом 2 из 3", "1  Sasha")
+        assert "2  Masha (вы)" in room
+        assert "Перевод: да" in room
         await sasha.sees("Waiting for players: 2 of 3 seated", "Masha")
         await masha.until(lambda: "2/3" in masha.row("Sasha"))
 
