@@ -144,6 +144,8 @@ class Controller:
         elif key.startswith("click:row:"):
             lobby.cursor = int(key.rsplit(":", 1)[1])
             await self._join()
+        elif key == "enter" and not lobby.tables:  # nobody around: bots fill the seats
+            await self._practice(self.base)
         elif key == "enter":
             await self._join()
         elif key == "c":

@@ -24,8 +24,8 @@ CATALOGUE: dict[str, tuple[str, str]] = {
     "on": ("on", "да"),
     # ---- lobby
     "lobby.title": ("Durak — tables on the network", "Дурак — столы в сети"),
-    "lobby.empty": ("No tables found yet. Create one (C) or play alone against bots (P).",
-                    "Столов пока нет. Создайте свой (C) или сыграйте с ботами (P)."),
+    "lobby.empty": ("No tables found yet. Play against bots now (Enter) or create a table (C).",
+                    "Столов пока нет. Сыграйте с ботами сейчас (Enter) или создайте стол (C)."),
     # 80 columns: the timer's cell keeps 20 for «15 с, потом проигрыш»
     "lobby.columns": ("{name:<20} {variant:<20} {players:>7} {free:>5}  {timer}",
                       "{name:<20} {variant:<20} {players:>7} {free:>5}  {timer}"),

@@ -126,3 +126,17 @@ async def test_p_plays_alone_against_bots_at_once_and_q_quits() -> None:
             assert ui.controller.screen == "lobby"
             ui.pipe.send_text("q")
             await ui.exited.wait()
+
+
+@guest
+async def test_enter_in_an_empty_lobby_plays_against_bots_at_once() -> None:
+    """What a first `durak` on a quiet network does with the most natural key."""
+    with trio.fail_after(30):
+        async with running_ui() as ui:
+            assert "Play against bots now (Enter)" in ui.screen()
+            await ui.press("\r")
+            await ui.until(lambda: ui.controller.table.snapshot is not None
+                           and ui.controller.table.snapshot.state is not None)
+            snap = ui.controller.table.snapshot
+            assert snap is not None
+            assert [seat.is_bot for seat in snap.seats] == [False, True, True]
