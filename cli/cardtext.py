@@ -12,12 +12,22 @@ from collections.abc import Iterable
 
 from p2p_durak.engine import Game, Suit
 from p2p_durak.engine.actions import BLIND_BASE
-from p2p_durak.engine.cards import NO_SUIT, RANK_EN, RANK_RU, SUIT_ASCII, SUIT_SYMBOLS
+from p2p_durak.engine.cards import (
+    NO_SUIT,
+    RANK_EN,
+    RANK_RU,
+    SUIT_ASCII,
+    SUIT_SYMBOLS,
+    Kind,
+)
 from p2p_durak.engine.state import trump_suits
 
 RED_SUITS = frozenset({int(Suit.DIAMONDS), int(Suit.HEARTS)})
 SUIT_ORDER = (int(Suit.SPADES), int(Suit.HEARTS), int(Suit.CLUBS), int(Suit.DIAMONDS))
 """Plain suits alternate colours, so neighbouring groups are easy to tell apart."""
+SUIT_LETTERS_RU = ("п", "т", "б", "ч")
+"""пики, трефы, бубны, черви: the Russian UI's suits where ♠ cannot be shown (`Дб`, `10ч`).
+Its ranks stay Russian: the ASCII ten "T" would read as туз there."""
 
 
 class CardText:
@@ -31,7 +41,12 @@ class CardText:
     def __call__(self, card: int) -> str:
         if card >= BLIND_BASE:  # оборотный: a card of his own hand, which he does not see
             return "##" if self.ascii_only else "▒▒"
-        return self.game.deck.card_text(card, self.lang, ascii_only=self.ascii_only)
+        deck = self.game.deck
+        face = deck.faces[card]
+        if self.ascii_only and self.lang == "ru" and face.kind is Kind.NORMAL:
+            text = RANK_RU[face.rank] + SUIT_LETTERS_RU[face.suit]
+            return f"{text}#{face.copy}" if deck.count > 1 else text
+        return deck.card_text(card, self.lang, ascii_only=self.ascii_only)
 
     def rank_text(self, rank: int) -> str:
         """A rank alone (Длинный дурак's ladder: "7–10", "7–В")."""
@@ -55,13 +70,13 @@ class CardText:
 
 
 def rank_text(rank: int, lang: str, ascii_only: bool) -> str:
-    return (RANK_RU if lang == "ru" and not ascii_only else RANK_EN)[rank]
+    return (RANK_RU if lang == "ru" else RANK_EN)[rank]
 
 
-def suit_symbol(suit: int, ascii_only: bool) -> str:
+def suit_symbol(suit: int, ascii_only: bool, lang: str = "en") -> str:
     """A trump value's symbol: one suit, or both suits of a colour (a joker turned as trump)."""
-    return "".join(SUIT_ASCII[s] if ascii_only else SUIT_SYMBOLS[s]
-                   for s in sorted(trump_suits(suit)))
+    letters = (SUIT_LETTERS_RU if lang == "ru" else SUIT_ASCII) if ascii_only else SUIT_SYMBOLS
+    return "".join(letters[s] for s in sorted(trump_suits(suit)))
 
 
 def hand_order(game: Game, cards: Iterable[int], trump: int) -> list[int]:

@@ -21,7 +21,8 @@ class EventText:
         self.seats = seats
         self.dummy_name = messages("dummy")  # с болваном: the dummy's seat, in his language
         self.lines = EventLines(messages.lang, self.who, cards,
-                                lambda suit: suit_symbol(suit, cards.ascii_only), me=me)
+                                lambda suit: suit_symbol(suit, cards.ascii_only, cards.lang),
+                                me=me)
 
     def who(self, seat: int) -> str:
         if 0 <= seat < len(self.seats):

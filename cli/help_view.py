@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 from p2p_durak.cli.canvas import Line, clip_text, fit, pad_lines, wrap
+from p2p_durak.cli.cardtext import suit_symbol
 from p2p_durak.cli.i18n import SUIT_NAMES, Look
 from p2p_durak.cli.table_view import preset_name
 from p2p_durak.engine import RuleSet
-from p2p_durak.engine.cards import SUIT_ASCII, SUIT_SYMBOLS
 from p2p_durak.engine.presets import PRESETS
 
 
@@ -41,8 +41,8 @@ def card_legend(look: Look) -> str:
     """What the card names mean in this language and notation: ranks and suits in words."""
     m = look.messages
     ranks = m("help.ranks_ascii" if look.ascii_only else "help.ranks")
-    suits = SUIT_ASCII if look.ascii_only else SUIT_SYMBOLS
-    named = " ".join(f"{suits[s]} {SUIT_NAMES[look.lang][s]}" for s in range(4))
+    named = " ".join(f"{suit_symbol(s, look.ascii_only, look.lang)} {SUIT_NAMES[look.lang][s]}"
+                     for s in range(4))
     return f"{ranks} · {named}"
 
 

@@ -373,7 +373,7 @@ CATALOGUE: dict[str, tuple[str, str]] = {
         "Esc           назад в лобби   L (Д) язык"),
     "help.ranks": ("J Q K A: jack, queen, king, ace", "В Д К Т: валет, дама, король, туз"),
     "help.ranks_ascii": ("J Q K A: jack, queen, king, ace; T: ten",
-                         "J Q K A: валет, дама, король, туз; T: десятка"),
+                         "В Д К Т: валет, дама, король, туз"),
     "help.lobby_lines": (
         "↑ ↓           choose a table\n"
         "Enter         join the chosen table\n"

@@ -147,15 +147,15 @@ def _header(snap: TableSnapshot, cards: CardText, look: Look, width: int) -> Lin
     assert state is not None
     parts: Line = [("class:header.title", f" {preset_name(snap.preset_id, look.lang)}"),
                    ("class:header", f" · {m('game_no', n=snap.game_number)} · {m('trump')} ")]
+    trump_suit = suit_symbol(state.trump, look.ascii_only, look.lang) \
+        if state.trump != NO_SUIT else m("trump.none")
     if state.trump_card >= 0:
         trump_card = state.trump_card
         parts.append((cards.style(trump_card), f" {cards(trump_card)} "))
         if state.game.suit[trump_card] == NO_SUIT:  # a joker or the blank turned as trump
-            parts.append(("class:header", " " + (suit_symbol(state.trump, look.ascii_only)
-                                                 if state.trump != NO_SUIT
-                                                 else m("trump.none"))))
+            parts.append(("class:header", " " + trump_suit))
     elif state.trump != NO_SUIT:
-        parts.append(("class:header", suit_symbol(state.trump, look.ascii_only)))
+        parts.append(("class:header", trump_suit))
     elif (state.phase > CLAIM and state.phase not in (NAME_TRUMP, TURN_UP, CAPTURE)) \
             or state.game.rules.trump_rule == "none":
         parts.append(("class:header", m("trump.none")))
@@ -225,7 +225,7 @@ def _players(snap: TableSnapshot, look: Look, width: int, cards: CardText) -> li
         if info.is_dummy:  # с болваном: no player's; its controller plays its cards
             name = m("dummy.seat", who=_controller(snap, look))
         if seat < len(state.seat_trumps):  # двухкозырной: each player's own trump suit
-            name = f"{suit_symbol(state.seat_trumps[seat], look.ascii_only)} {name}"
+            name = f"{suit_symbol(state.seat_trumps[seat], look.ascii_only, look.lang)} {name}"
         if game.ladder and game.ladder[seat]:  # Длинный дурак: the ladder laid out so far
             name += " · " + m("seat.ladder", top=rank_text(game.ladder[seat], look.lang,
                                                              look.ascii_only))

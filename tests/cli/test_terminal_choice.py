@@ -189,3 +189,16 @@ async def test_a_longer_transliterated_key_line_loses_blanks_not_words() -> None
         last = (await keys()).split("\n")[-1]
         assert last.rstrip().endswith("Q quit")
         nursery.cancel_scope.cancel()
+
+
+@pytest.mark.parametrize("lang", ["en", "ru"])
+@pytest.mark.parametrize("ascii_only", [False, True])
+def test_the_card_legend_fits_a_help_line(lang: str, ascii_only: bool) -> None:
+    from p2p_durak.cli.canvas import text_width
+    from p2p_durak.cli.help_view import card_legend
+
+    legend = card_legend(Look(lang, ascii_only))
+    assert text_width(legend) <= 78  # help lines are indented by two
+    suits = {("en", False): "♠ spades", ("ru", False): "♠ пики", ("en", True): "S spades",
+             ("ru", True): "п пики"}
+    assert suits[lang, ascii_only] in legend

@@ -12,6 +12,7 @@ from table_states import find_state, snapshot_of
 from ui_support import options, running_ui
 
 from p2p_durak.cli.canvas import plain
+from p2p_durak.cli.cardtext import CardText
 from p2p_durak.cli.guest import run_guest
 from p2p_durak.cli.i18n import Look
 from p2p_durak.cli.table_ui import TableUi
@@ -41,8 +42,7 @@ def test_his_hand_is_face_down_by_position_and_the_others_face_up() -> None:
         for seat in (1, 2):
             for card in range(state.game.n_cards):
                 if (state.hands[seat] >> card) & 1:
-                    text = state.game.deck.card_text(card, look.lang,
-                                                     ascii_only=look.ascii_only)
+                    text = CardText(state.game, look.lang, look.ascii_only)(card)
                     assert text in screen
     # a number key beats the chosen attack card with the card at that position
     target = ui.target

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from table_states import find_state, snapshot_of
 
@@ -82,6 +84,9 @@ def test_russian_notation_and_the_ascii_fallback() -> None:
     assert any(s in russian for s in SUITS)
     plain_ascii, _ = table_screen(state, Look("ru", True))
     assert not any(s in plain_ascii for s in SUITS)
+    # Russian ranks with suit letters (пики, трефы, бубны, черви): "TD" would read as туз
+    assert re.search(r"\[ ?(10|[6-9ВДКТ])[птбч]\]", plain_ascii)
+    assert not re.search(r"\b(T|10)[SCDH]\b", plain_ascii)
     english_ascii, _ = table_screen(state, Look("en", True))
     assert not any(s in english_ascii for s in SUITS)
     assert any(f"{r}{s}" in english_ascii for r in "6789TJQKA" for s in "SCDH")
