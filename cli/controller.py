@@ -74,6 +74,7 @@ class Controller:
         self.table = TableUi()
         self.session: Session | None = None
         self.intents_handled = 0
+        self.too_small = False  # the last drawing was the "too small" message only
         self._nursery: trio.Nursery | None = None
 
     # ---- running --------------------------------------------------------------------------
@@ -117,6 +118,8 @@ class Controller:
                 await self._leave_table(wait=True)
             self.exit_app()
             return
+        if self.too_small and key != "l":
+            return  # the player cannot see what a key would do: it does nothing
         if key == "l":  # at any time, the help screen too
             if not self.look.toggle_lang():
                 self._notify(notice_of("lang.no_cyrillic"))
@@ -298,6 +301,7 @@ class Controller:
     # ---- drawing --------------------------------------------------------------------------
 
     def render(self, width: int, height: int, post: Post | None = None) -> list[Line]:
+        self.too_small = width < MIN_WIDTH or height < MIN_HEIGHT
         return as_shown(self._render(width, height, post), self.look, width)
 
     def _render(self, width: int, height: int, post: Post | None) -> list[Line]:

@@ -11,9 +11,11 @@ from pathlib import Path
 
 import pytest
 import trio
+import trio.testing
 from test_lobby import ad, base, start
 
 from p2p_durak.cli.backend import LocalLobbyBackend
+from p2p_durak.cli.canvas import plain
 from p2p_durak.cli.controller import Controller
 from p2p_durak.cli.i18n import Look
 from p2p_durak.cli.terminal import (
@@ -202,3 +204,23 @@ def test_the_card_legend_fits_a_help_line(lang: str, ascii_only: bool) -> None:
     suits = {("en", False): "♠ spades", ("ru", False): "♠ пики", ("en", True): "S spades",
              ("ru", True): "п пики"}
     assert suits[lang, ascii_only] in legend
+
+
+async def test_keys_do_nothing_while_the_window_is_too_small() -> None:
+    """The player cannot see what a key would do (the window shows only "too small"): it is
+    ignored, but L still switches the message's language; at 80×24 the keys work again."""
+    async with trio.open_nursery() as nursery:
+        controller = Controller(LocalLobbyBackend(nursery), Look("en", False), base())
+        send, receive = trio.open_memory_channel[str](10)
+        await nursery.start(controller.run, receive)
+        assert "too small" in plain(controller.render(60, 20))
+        for key in ("c", "l"):
+            send.send_nowait(key)
+        await trio.testing.wait_all_tasks_blocked()
+        assert controller.screen == "lobby"
+        assert "Окно слишком маленькое" in plain(controller.render(60, 20))
+        controller.render(80, 24)
+        send.send_nowait("c")
+        await trio.testing.wait_all_tasks_blocked()
+        assert controller.screen == "create"
+        nursery.cancel_scope.cancel()
