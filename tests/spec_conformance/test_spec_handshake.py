@@ -14,18 +14,20 @@ from cryptography.hazmat.primitives.ciphers.aead import ChaCha20Poly1305
 from p2p_durak.protocol.channel import (
     AcceptHandshake,
     ChannelOpened,
+    ConnectionClosed,
     HandshakeRequest,
     HandshakeResponse,
     PeerConnection,
     Role,
     StartHandshake,
 )
-from p2p_durak.protocol.errors import RemoteProtocolError
+from p2p_durak.protocol.errors import LocalProtocolError, RemoteProtocolError
 from p2p_durak.protocol.framing import NEED_DATA
 from p2p_durak.protocol.identity import Identity
-from p2p_durak.protocol.messages import Ping, Pong
+from p2p_durak.protocol.messages import Error, Ping, Pong
 
 from .cleanroom_channel import (
+    Channel,
     Direction,
     Initiator,
     Responder,
@@ -45,6 +47,7 @@ from .vectors import (
     ALICE_SEED,
     BOB_SEED,
     CAROL_SEED,
+    GAME_ID,
     INITIATOR_EPHEMERAL,
     RESPONDER_EPHEMERAL,
     load,
@@ -113,11 +116,14 @@ def drive(reference: PeerConnection, data: bytes) -> list[object]:
     """Feed bytes to the reference and collect its events until it needs more."""
     reference.receive_data(data)
     events: list[object] = []
-    while True:
+    for _ in range(100):
         event = reference.next_event()
-        if event is NEED_DATA:
+        if event is NEED_DATA or isinstance(event, ConnectionClosed):
             return events
         events.append(event)
+        if isinstance(event, Error):  # the last message on a connection (§12)
+            return events
+    raise AssertionError(f"the reference keeps producing events: {events[-3:]}")
 
 
 @pytest.mark.parametrize("offered", [(1,), (1, 2), (1, 7, 300)])
@@ -215,3 +221,47 @@ def test_the_clean_room_initiator_refuses_a_reply_from_someone_else() -> None:
     [reply] = split_frames(reference.send(AcceptHandshake()))
     with pytest.raises(SpecRefusal, match="WRONG_IDENTITY"):
         mine.on_reply(reply)
+
+
+def test_a_plaintext_error_instead_of_the_reply_ends_the_handshake() -> None:
+    """§5: "Either side MAY send a plaintext Error instead of its next handshake message;
+    receiving one ends the connection"."""
+    reference = PeerConnection(Identity.from_seed(ALICE_SEED), Role.INITIATOR)
+    split_frames(reference.send(StartHandshake()))
+    refusal = write((4, 1, 9, "not welcome"))  # Error(REFUSED), §7.1 and §12
+    [error] = drive(reference, frame(refusal))
+    assert isinstance(error, Error)
+    assert error.code.name == "REFUSED"
+    with pytest.raises(LocalProtocolError):
+        reference.send(Ping(1))  # the connection is over
+    assert reference.session_id is None
+
+
+def open_channel_to_reference() -> tuple[PeerConnection, Channel]:
+    reference = PeerConnection(Identity.from_seed(BOB_SEED), Role.RESPONDER)
+    mine = Initiator(ALICE_SEED, CAROL_SEED)
+    drive(reference, frame(mine.hello()))
+    [reply] = split_frames(reference.send(AcceptHandshake()))
+    finish, channel = mine.on_reply(reply)
+    drive(reference, frame(finish))
+    return reference, channel
+
+
+def test_a_join_request_naming_another_identity_is_wrong_identity() -> None:
+    """§9 step 3: JoinRequest.identity must be the channel peer's proven identity."""
+    reference, channel = open_channel_to_reference()
+    rules_hash = bytes(32)
+    honest = write((49, 1, GAME_ID, 1, rules_hash, "Alice", ALICE, 0))
+    [request] = drive(reference, frame(channel.send.seal(honest)))
+    assert request.identity.key == ALICE  # type: ignore[attr-defined]
+    forged = write((49, 1, GAME_ID, 1, rules_hash, "Carol", public_key(CAROL_SEED), 0))
+    error = refusal_of(reference, frame(channel.send.seal(forged)))
+    assert error.code.name == "WRONG_IDENTITY"
+
+
+def test_an_envelope_at_an_unknown_schema_version_is_unsupported_version() -> None:
+    """§7 step 2 / §13 on an open channel, where Envelope's tag is known at version 1."""
+    reference, channel = open_channel_to_reference()
+    future = write((5, 2, ALICE, GAME_ID, b"\x01", bytes(64)))
+    error = refusal_of(reference, frame(channel.send.seal(future)))
+    assert error.code.name == "UNSUPPORTED_VERSION"
