@@ -14,7 +14,6 @@ from cryptography.hazmat.primitives.ciphers.aead import ChaCha20Poly1305
 from p2p_durak.protocol.channel import (
     AcceptHandshake,
     ChannelOpened,
-    ConnectionClosed,
     HandshakeRequest,
     HandshakeResponse,
     PeerConnection,
@@ -22,7 +21,7 @@ from p2p_durak.protocol.channel import (
     StartHandshake,
 )
 from p2p_durak.protocol.errors import LocalProtocolError, RemoteProtocolError
-from p2p_durak.protocol.framing import NEED_DATA
+from p2p_durak.protocol.framing import NEED_DATA, ConnectionClosed
 from p2p_durak.protocol.identity import Identity
 from p2p_durak.protocol.messages import Error, Ping, Pong
 
@@ -202,13 +201,18 @@ def test_a_finish_signed_over_other_bytes_is_bad_signature() -> None:
     assert refusal_of(reference, frame(forged)).code.name == "BAD_SIGNATURE"
 
 
-def test_a_replayed_encrypted_frame_is_bad_frame_at_the_reference() -> None:
+def open_channel_to_reference() -> tuple[PeerConnection, Channel]:
     reference = PeerConnection(Identity.from_seed(BOB_SEED), Role.RESPONDER)
     mine = Initiator(ALICE_SEED, CAROL_SEED)
     drive(reference, frame(mine.hello()))
     [reply] = split_frames(reference.send(AcceptHandshake()))
     finish, channel = mine.on_reply(reply)
     drive(reference, frame(finish))
+    return reference, channel
+
+
+def test_a_replayed_encrypted_frame_is_bad_frame_at_the_reference() -> None:
+    reference, channel = open_channel_to_reference()
     ping = frame(channel.send.seal(write((64, 1, 1))))
     drive(reference, ping)
     assert refusal_of(reference, ping).code.name == "BAD_FRAME"
@@ -235,16 +239,6 @@ def test_a_plaintext_error_instead_of_the_reply_ends_the_handshake() -> None:
     with pytest.raises(LocalProtocolError):
         reference.send(Ping(1))  # the connection is over
     assert reference.session_id is None
-
-
-def open_channel_to_reference() -> tuple[PeerConnection, Channel]:
-    reference = PeerConnection(Identity.from_seed(BOB_SEED), Role.RESPONDER)
-    mine = Initiator(ALICE_SEED, CAROL_SEED)
-    drive(reference, frame(mine.hello()))
-    [reply] = split_frames(reference.send(AcceptHandshake()))
-    finish, channel = mine.on_reply(reply)
-    drive(reference, frame(finish))
-    return reference, channel
 
 
 def test_a_join_request_naming_another_identity_is_wrong_identity() -> None:
