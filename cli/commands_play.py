@@ -22,7 +22,7 @@ from p2p_durak.cli.app import build_app, run_ui
 from p2p_durak.cli.backend import TableOptions
 from p2p_durak.cli.controller import Controller
 from p2p_durak.cli.guest import IntentSink, run_guest
-from p2p_durak.cli.i18n import BOT_NAMES, LANGS, PLAYER_NAME, Look
+from p2p_durak.cli.i18n import BOT_NAMES, LANGS, PLAYER_NAME, Look, Messages
 from p2p_durak.cli.net_backend import NetworkLobbyBackend
 from p2p_durak.cli.table_ui import Notice, notice_of
 from p2p_durak.cli.terminal import choose_terminal
@@ -131,8 +131,7 @@ def run(args: argparse.Namespace) -> int:
         print(f"durak play: {message}", file=sys.stderr)
         return 2
     if not (sys.stdin.isatty() and sys.stdout.isatty()):
-        print("durak: the game needs a terminal (see `durak --help` for the other commands)",
-              file=sys.stderr)
+        print("durak: " + Messages(lang)("no_terminal"), file=sys.stderr)
         return 2
     look = Look(lang, terminal.ascii_only, cyrillic=terminal.cyrillic)
     # what turned discovery off, said in the lobby instead of "looking for tables"

@@ -18,6 +18,8 @@ CATALOGUE: dict[str, tuple[str, str]] = {
                   "{w}×{h}. Make it larger.",
                   "Окно слишком маленькое: игре нужно {need_w}×{need_h}, а сейчас {w}×{h}. "
                   "Увеличьте его."),
+    "no_terminal": ("the game needs a terminal (see `durak --help` for the other commands)",
+                    "игре нужен терминал (другие команды: `durak --help`)"),
     "lang.no_cyrillic": ("Russian needs a terminal with Cyrillic: a UTF-8 or KOI8-R locale.",
                          "Для русского нужен терминал с кириллицей: локаль UTF-8 или KOI8-R."),
     "off": ("off", "нет"),

@@ -62,11 +62,12 @@ def test_unplayable_options_are_refused_with_the_reason(
     assert message in capsys.readouterr().err
 
 
-@pytest.mark.parametrize("argv", [[], ["play"], ["play", "--bots", "1"], ["--lang", "ru"],
+@pytest.mark.parametrize("argv", [[], ["play"], ["play", "--bots", "1"], ["--no-discovery"],
                                   ["--ascii", "--bots", "1"]])
 def test_no_ui_without_a_terminal(argv: list[str], capsys: pytest.CaptureFixture[str]) -> None:
     assert main(argv) == 2
-    assert "needs a terminal" in capsys.readouterr().err
+    err = capsys.readouterr().err
+    assert "needs a terminal" in err or "нужен терминал" in err  # (as the locale says)
 
 
 def test_other_subcommands_still_run_their_own_handlers(
@@ -102,3 +103,8 @@ def test_join_says_when_no_table_is_found(tmp_path: Path, monkeypatch: pytest.Mo
                         lambda *, interfaces=None: network.open_discovery())
     assert main(["join", "--table", "nowhere", "--wait", "0.05", "--home", str(tmp_path)]) == 3
     assert capsys.readouterr().err == "durak join: no table found\n"
+
+
+def test_no_terminal_is_said_in_the_players_language(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["--lang", "ru"]) == 2
+    assert "игре нужен терминал" in capsys.readouterr().err
