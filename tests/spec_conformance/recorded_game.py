@@ -8,6 +8,8 @@ import random
 from pathlib import Path
 
 from p2p_durak.engine.rules import RuleSet
+from p2p_durak.protocol.identity import Identity
+from p2p_durak.protocol.log import OrderingLog
 from p2p_durak.protocol.table import TableMachine
 from p2p_durak.protocol.table_log import TableLogMachine
 from p2p_durak.protocol.transcript import AuditReport, Transcript, audit
@@ -65,3 +67,22 @@ def reference_report(data: bytes) -> AuditReport[TableMachine]:
 @functools.cache
 def clean_report() -> AuditReport[TableMachine]:
     return reference_report(TRANSCRIPT)
+
+
+RESPONDER = 2  # the seat whose node's log answers in the catch-up tests
+
+
+def identity(seat: int) -> Identity:
+    return Identity.from_seed(SEED_OF[clean_walk().players[seat]])
+
+
+def resumed_log() -> OrderingLog[TableMachine]:
+    """Seat 2's log as its node resumes it from the saved game (OrderingLog.resume)."""
+    return OrderingLog.resume(identity(RESPONDER), Transcript.load(TRANSCRIPT),
+                              TableLogMachine(), observer())
+
+
+@functools.cache
+def caught_up_log() -> OrderingLog[TableMachine]:
+    """One shared `resumed_log` for tests that only ask it questions that change nothing."""
+    return resumed_log()

@@ -13,11 +13,8 @@ through the engine." Both directions, with the recorded four-player game (record
 
 from __future__ import annotations
 
-import functools
-
 import pytest
 
-from p2p_durak.protocol.identity import Identity
 from p2p_durak.protocol.log import OrderingLog
 from p2p_durak.protocol.log_effects import Committed, Dropped, Effect, SendTo
 from p2p_durak.protocol.table import TableMachine
@@ -27,20 +24,18 @@ from p2p_durak.protocol.transcript import Transcript
 from .cleanroom_crypto import sha256
 from .cleanroom_msgpack import write
 from .cleanroom_schema import DIRECT, SpecMessage, identify, open_envelope
-from .recorded_game import GAME, SEED_OF, TRANSCRIPT, clean_walk, observer, parts
+from .recorded_game import (
+    GAME,
+    RESPONDER,
+    caught_up_log,
+    clean_walk,
+    identity,
+    observer,
+    parts,
+    resumed_log,
+)
 
-RESPONDER, ASKER = 2, 0  # seats (Start.players indexes)
-
-
-def identity(seat: int) -> Identity:
-    return Identity.from_seed(SEED_OF[clean_walk().players[seat]])
-
-
-@functools.cache
-def caught_up_log() -> OrderingLog[TableMachine]:
-    """Seat 2's log as its node resumes it from the saved game (OrderingLog.resume)."""
-    return OrderingLog.resume(identity(RESPONDER), Transcript.load(TRANSCRIPT),
-                              TableLogMachine(), observer())
+ASKER = 0  # a seat (Start.players index)
 
 
 def answers(effects: list[Effect[TableMachine]], seat: int) -> list[SpecMessage]:
@@ -75,7 +70,7 @@ def test_the_reference_answers_with_the_layout_of_section_10_8(from_seq: int) ->
 
 
 def test_a_request_at_the_head_gets_an_empty_answer_and_one_ahead_a_request_back() -> None:
-    log = caught_up_log()
+    log = resumed_log()  # its own: asking back leaves a catch-up of its own under way
     [answer] = answers(log.receive(ASKER, write((32, 1, GAME, 71)), now_ms=1000), ASKER)
     assert (answer.name, answer.items("entries"), answer.fields["more"]) == (
         "CatchUpResponse", (), False)
