@@ -9,6 +9,9 @@ colours, trumps last, each suit from its lowest card up.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from functools import cached_property
+
+from prompt_toolkit.utils import get_cwidth
 
 from p2p_durak.engine import Game, Suit
 from p2p_durak.engine.actions import BLIND_BASE
@@ -41,12 +44,22 @@ class CardText:
     def __call__(self, card: int) -> str:
         if card >= BLIND_BASE:  # оборотный: a card of his own hand, which he does not see
             return "##" if self.ascii_only else "▒▒"
-        deck = self.game.deck
-        face = deck.faces[card]
+        face = self.game.deck.faces[card]
+        # two decks (большой, щелковский): the copies look alike, as on a real table; the
+        # engine's «A♦#1» is for logs and tests
         if self.ascii_only and self.lang == "ru" and face.kind is Kind.NORMAL:
-            text = RANK_RU[face.rank] + SUIT_LETTERS_RU[face.suit]
-            return f"{text}#{face.copy}" if deck.count > 1 else text
-        return deck.card_text(card, self.lang, ascii_only=self.ascii_only)
+            return RANK_RU[face.rank] + SUIT_LETTERS_RU[face.suit]
+        return face.text(self.lang, ascii_only=self.ascii_only)
+
+    @cached_property
+    def width(self) -> int:
+        """The widest card name of this deck in this look, at least 3 («10♥»; «Дж*R» 4,
+        «Blank» 5): every card on screen is drawn this wide, so columns line up."""
+        return max(3, *(get_cwidth(self(c)) for c in range(self.game.n_cards)))
+
+    def face(self, card: int, left: str = " ", right: str = " ") -> str:
+        """The card as drawn in its cell: markers around the name, right-aligned."""
+        return f"{left}{self(card):>{self.width}}{right}"
 
     def rank_text(self, rank: int) -> str:
         """A rank alone (Длинный дурак's ladder: "7–10", "7–В")."""

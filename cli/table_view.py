@@ -57,7 +57,6 @@ Post = Callable[[str], None]
 
 MIN_WIDTH, MIN_HEIGHT = 80, 24
 LOG_WIDTH = 23
-CELL = 5  # a card: marker, up to three characters, marker
 GAP = 1
 BOTTOM_LINES = 3  # prompt, notice, keys
 
@@ -130,8 +129,10 @@ def render_table_screen(ui: TableUi, look: Look, width: int, height: int,
     if snap.activity == "over":
         left = render_end_panel(snap, look, cards, left_width, middle)
     else:
-        left = _players(snap, look, left_width, cards) + [[]] + _table(ui, cards, look, post) \
-            + [_activity(snap, look)]
+        left = _players(snap, look, left_width, cards) + [[]] \
+            + _table(ui, cards, look, post, left_width) + [_activity(snap, look)]
+        if len(left) > middle:  # many pairs on the table at six seats: the blank line goes
+            left.remove([])
     right = _log(snap, events, look, middle, log_width)
     lines = [_header(snap, cards, look, width), [("class:rule", "─" * width)]]
     lines += columns(pad_lines(left, middle), left_width, pad_lines(right, middle), log_width)
@@ -279,7 +280,7 @@ def _pile(state: State, seat: int, cards: CardText) -> Line:
     if index >= len(state.table):
         return []
     card = state.table[index]
-    return [(cards.style(card), f" {cards(card):>3} "), ("", " ")]
+    return [(cards.style(card), cards.face(card)), ("", " ")]
 
 
 def _cell(text: str, width: int) -> str:
@@ -287,7 +288,10 @@ def _cell(text: str, width: int) -> str:
     return "".join(f[1] for f in fit([("", text)], width - 1)) + " "
 
 
-def _table(ui: TableUi, cards: CardText, look: Look, post: Post | None) -> list[Line]:
+def _table(ui: TableUi, cards: CardText, look: Look, post: Post | None,
+           width: int) -> list[Line]:
+    """The attack cards over their covers, `width` wide: pairs that do not fit in one row
+    (щелковский throws in more than ten) go on in another below."""
     state = ui.state
     assert state is not None
     m = look.messages
@@ -295,40 +299,46 @@ def _table(ui: TableUi, cards: CardText, look: Look, post: Post | None) -> list[
     if state.phase in (TURN_UP, CAPTURE):
         if state.game.tables.pre_phase == PRE_LADDER:  # the piles are shown by their players
             return [[("class:label", label), ("class:dim", m("table.piles"))], [], []]
-        return _face_up(ui, cards, label, m("table.empty"), post)
+        return _face_up(ui, cards, label, m("table.empty"), post, width)
     if not state.table:
         return [[("class:label", label), ("class:dim", m("table.empty"))], [], []]
-    marks: Line = [("class:label", label)]
-    attacks: Line = [("", " " * 7)]
-    covers: Line = [("", " " * 7)]
-    for index, attack in enumerate(state.table):
-        chosen = index == ui.target and state.phase == BOUT and ui.me == state.defender
-        marks.append(("class:target.marker", "  ▼  " if chosen else " " * CELL))
-        style = cards.style(attack) + (" class:card.target" if chosen else "")
-        on_click = None if post is None else (lambda i=index: post(f"click:target:{i}"))
-        attacks.append(clickable(style, f" {cards(attack):>3} ", on_click))
-        cover = state.covers[index]
-        if cover >= 0 and state.game.tables.face_down:
-            # верю не верю: face down; its author sees which card he laid, in brackets
-            covers.append(("class:card.back", f"[{cards(cover):>3}]"))
-        elif cover >= 0:
-            covers.append((cards.style(cover), f" {cards(cover):>3} "))
-        elif cover == FACE_DOWN:
-            covers.append(("class:card.back", " ▒▒▒ "))
-        else:
-            covers.append(("class:dim", "  ·  "))
-        for line in (marks, attacks, covers):
-            line.append(("", " " * GAP))
-    return [marks, attacks, covers]
+    cell = cards.width + 2
+    per_row = max(1, (width - 7) // (cell + GAP))
+    lines: list[Line] = []
+    for start in range(0, len(state.table), per_row):
+        marks: Line = [("class:label", label if not lines else " " * 7)]
+        attacks: Line = [("", " " * 7)]
+        covers: Line = [("", " " * 7)]
+        for index in range(start, min(start + per_row, len(state.table))):
+            attack = state.table[index]
+            chosen = index == ui.target and state.phase == BOUT and ui.me == state.defender
+            marks.append(("class:target.marker", f"{'▼' if chosen else '':^{cell}}"))
+            style = cards.style(attack) + (" class:card.target" if chosen else "")
+            on_click = None if post is None else (lambda i=index: post(f"click:target:{i}"))
+            attacks.append(clickable(style, cards.face(attack), on_click))
+            cover = state.covers[index]
+            if cover >= 0 and state.game.tables.face_down:
+                # верю не верю: face down; its author sees which card he laid, in brackets
+                covers.append(("class:card.back", cards.face(cover, "[", "]")))
+            elif cover >= 0:
+                covers.append((cards.style(cover), cards.face(cover)))
+            elif cover == FACE_DOWN:
+                covers.append(("class:card.back", f" {'▒' * cards.width} "))
+            else:
+                covers.append(("class:dim", f"{'·':^{cell}}"))
+            for line in (marks, attacks, covers):
+                line.append(("", " " * GAP))
+        lines += [marks, attacks, covers]
+    return lines
 
 
 def _face_up(ui: TableUi, cards: CardText, label: str, empty: str,
-             post: Post | None) -> list[Line]:
+             post: Post | None, width: int) -> list[Line]:
     """A pre-game phase: the face-up cards, three rows at most (a count for the rest); the
     card this seat's drawn card may take is marked, the chosen one highlighted."""
     state = ui.state
     assert state is not None
-    per_row = 8
+    per_row = max(1, min(8, (width - 7) // (cards.width + 2 + GAP)))
     targets = set(ui.open_targets())
     rows: list[Line] = []
     for start in range(0, len(state.table), per_row):
@@ -343,7 +353,7 @@ def _face_up(ui: TableUi, cards: CardText, label: str, empty: str,
                 if index == ui.target:
                     style += " class:card.target"
             on_click = None if post is None else (lambda i=index: post(f"click:target:{i}"))
-            line.append(clickable(style, f"{left}{cards(card):>3}{right}", on_click))
+            line.append(clickable(style, cards.face(card, left, right), on_click))
             line.append(("", " " * GAP))
         rows.append(line)
     if len(rows) > 3:
@@ -401,7 +411,7 @@ def _hand(ui: TableUi, cards: CardText, look: Look, width: int,
     snap = ui.snapshot
     assert snap is not None
     m = look.messages
-    per_row = max(1, (width - 1) // (CELL + GAP))
+    per_row = max(1, (width - 1) // (cards.width + 2 + GAP))
     playable = ui.playable()
     my_turn = ui.my_turn()
     over = snap.activity == "over"
@@ -453,7 +463,7 @@ def _card_rows(hand: list[int], per_row: int, cards: CardText, playable: set[int
             card = hand[position]
             mark = "*" if card in marked else ""
             label = mark + hand_label(position) if numbered else ""
-            labels.append(("class:hand.label", f"{label:^{CELL}}"))
+            labels.append(("class:hand.label", f"{label:^{cards.width + 2}}"))
             labels.append(("", " " * GAP))
             can = playable is not None and card in playable
             left, right = ("[", "]") if can else (" ", " ")
@@ -468,7 +478,7 @@ def _card_rows(hand: list[int], per_row: int, cards: CardText, playable: set[int
                 style += " class:card.cursor"
             on_click = None if post is None else (
                 lambda p=position: post(f"click:{click}:{p}"))
-            row.append(clickable(style, f"{left}{cards(card):>3}{right}", on_click))
+            row.append(clickable(style, cards.face(card, left, right), on_click))
             row.append(("", " " * GAP))
         lines += [labels, row]
     return lines
