@@ -10,6 +10,7 @@ but the latest snapshot and the lobby's list.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Awaitable, Callable
 from contextlib import suppress
 
@@ -18,7 +19,7 @@ import trio
 from p2p_durak.cli.backend import LobbyBackend, LobbyError, TableOptions
 from p2p_durak.cli.canvas import Line, asciify, fit, pad_lines, wrap
 from p2p_durak.cli.help_view import render_help
-from p2p_durak.cli.i18n import Look
+from p2p_durak.cli.i18n import BOT_NAMES, PLAYER_NAME, Look
 from p2p_durak.cli.lobby_ui import BUTTONS, CreateForm, LobbyUi
 from p2p_durak.cli.lobby_view import render_create, render_lobby
 from p2p_durak.cli.net_backend import NetworkSeat
@@ -258,10 +259,19 @@ class Controller:
             self.table.notice = refusal(error.reason.en, error.reason.ru)
 
     async def _practice(self, options: TableOptions) -> None:
-        await self._open(self.backend.practice(options))
+        await self._open(self.backend.practice(self._named(options)))
 
     async def _create(self, options: TableOptions) -> None:
-        await self._open(self.backend.create_table(options))
+        await self._open(self.backend.create_table(self._named(options)))
+
+    def _named(self, options: TableOptions) -> TableOptions:
+        """The default names in the language shown now (after `L`, a new table's bots are
+        «Аня, Борис», not "Anna, Boris"); a name the player gave stays."""
+        lang = self.look.lang
+        bots = BOT_NAMES[lang] if options.bot_names in BOT_NAMES.values() else options.bot_names
+        name = PLAYER_NAME[lang] if options.player_name in PLAYER_NAME.values() \
+            else options.player_name
+        return dataclasses.replace(options, bot_names=bots, player_name=name)
 
     async def _join(self) -> None:
         seen = self.lobby.selected()

@@ -224,3 +224,29 @@ async def test_keys_do_nothing_while_the_window_is_too_small() -> None:
         await trio.testing.wait_all_tasks_blocked()
         assert controller.screen == "create"
         nursery.cancel_scope.cancel()
+
+
+async def test_a_new_tables_default_names_follow_the_language_shown() -> None:
+    """Started in English, switched with L: the practice table's bots are Russian; a name the
+    player gave is his."""
+    from p2p_durak.cli.i18n import BOT_NAMES, PLAYER_NAME
+
+    async with trio.open_nursery() as nursery:
+        controller = Controller(LocalLobbyBackend(nursery), Look("en", False),
+                                base(bot_names=BOT_NAMES["en"], player_name=PLAYER_NAME["en"]))
+        keys = await start(nursery, controller)
+        screen = await keys("l", "p")
+        snap = controller.table.snapshot
+        assert snap is not None
+        assert [seat.name for seat in snap.seats] == ["Игрок", "Аня", "Борис"]
+        assert "Anna" not in screen
+        nursery.cancel_scope.cancel()
+
+    async with trio.open_nursery() as nursery:
+        controller = Controller(LocalLobbyBackend(nursery), Look("ru", False),
+                                base(bot_names=BOT_NAMES["en"], player_name="Sasha"))
+        await (await start(nursery, controller))("p")
+        snap = controller.table.snapshot
+        assert snap is not None
+        assert [seat.name for seat in snap.seats] == ["Sasha", "Аня", "Борис"]
+        nursery.cancel_scope.cancel()
