@@ -288,3 +288,47 @@ def test_the_key_lines_fit_80_columns_in_both_languages() -> None:
             form = plain(render_create(CreateForm(), base(), look, 80, 24)).splitlines()
             assert len(form) == 24
             assert form[-1].rstrip().endswith(back_key), form[-1]
+
+
+async def test_every_option_of_the_form_reaches_the_practice_table() -> None:
+    """The form's teams, players, deck, epaulettes, timer, its expiry and the bots' level are
+    the practice game's: 2v2 of 52 cards with epaulettes, opponents throw in (the app's team
+    rule), easy bots, a 30 s turn timer whose expiry loses."""
+    from p2p_durak.cli.lobby_ui import FIELDS
+
+    async def to(field: str) -> str:
+        steps = (FIELDS.index(field) - controller.form.focus) % len(FIELDS)
+        return await keys(*["down"] * steps)
+
+    async with trio.open_nursery() as nursery:
+        controller = Controller(LocalLobbyBackend(nursery), Look("en", False), base())
+        keys = await start(nursery, controller)
+        await keys("c")
+        await to("teams")
+        assert "◀ on ▶" in await keys("right")
+        assert "◀ 4 ▶" in await to("players")  # teams of two
+        await to("deck")
+        await keys("right")  # 52
+        await to("pogony")
+        await keys("right")
+        await to("timer")
+        await keys("right", "right")  # 30 s
+        await to("timer_policy")
+        await keys("right")  # you lose the game
+        await to("bots")
+        assert "◀ easy ▶" in await keys("left")
+        await to("practice")
+        await keys("enter")
+        snap = controller.table.snapshot
+        assert snap is not None
+        assert snap.state is not None
+        rules = snap.rules
+        assert (rules.teams, rules.deck_size, rules.pogony_sixes, rules.throw_in_by) == (
+            "2v2", 52, True, "opponents_of_defender")
+        assert [seat.bot_level for seat in snap.seats] == ["", "easy", "easy", "easy"]
+        assert len({snap.state.game.team[seat] for seat in range(4)}) == 2
+        session = controller.session
+        assert session is not None
+        setup = session.setup  # type: ignore[attr-defined]
+        assert (setup.timer, setup.timer_policy) == (30.0, "lose")
+        nursery.cancel_scope.cancel()
