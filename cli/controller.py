@@ -341,7 +341,8 @@ class Controller:
             return render_table_screen(self.table, look, width, height, post)
         if self.screen == "create":
             return render_create(self.form, self.base, look, width, height)
-        return render_lobby(self.lobby, look, width, height, post)
+        return render_lobby(self.lobby, look, width, height, post,
+                            you=self._named(self.base).player_name)
 
 
 

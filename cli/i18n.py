@@ -49,6 +49,8 @@ CATALOGUE: dict[str, tuple[str, str]] = {
     "lobby.changed_rules": ("{mark} the table changes its variant's rules: the waiting room "
                             "shows them",
                             "{mark} правила варианта изменены: они видны за столом до игры"),
+    "lobby.you": ("You play as {name} (another name: durak --name NAME)",
+                  "Ваше имя за столом: {name} (другое: durak --name ИМЯ)"),
     "lobby.own_fingerprint": ("Your fingerprint: {fp}", "Ваш отпечаток ключа: {fp}"),
     "lobby.starting": ("Starting a practice game…", "Начинаем тренировочную партию…"),
     # ---- the waiting room: a networked table before its game starts

@@ -32,7 +32,8 @@ def changes_its_preset(variant: str, rules_hash: str) -> bool:
 
 
 def render_lobby(lobby: LobbyUi, look: Look, width: int, height: int,
-                 post: Post | None = None) -> list[Line]:
+                 post: Post | None = None, you: str = "") -> list[Line]:
+    """`you`: the name this player sits down with (said once, with how to change it)."""
     m = look.messages
     body: list[Line] = []
     header = m("lobby.columns", name=m("lobby.col.name"), variant=m("lobby.col.variant"),
@@ -61,8 +62,10 @@ def render_lobby(lobby: LobbyUi, look: Look, width: int, height: int,
     # Fingerprints are how people tell tables and players apart for sure (docs/protocol.md §2):
     # joining checks that the host proves the one shown here.
     chosen_table = lobby.selected()
-    if chosen_table is not None or lobby.own_fingerprint is not None:
+    if chosen_table is not None or lobby.own_fingerprint is not None or you:
         body.append([])
+    if you:
+        body.append([("class:dim", "   " + m("lobby.you", name=clip_text(you, 24)))])
     if chosen_table is not None:
         body.append([("class:dim", "   " + m("lobby.host_fingerprint",
                                                name=clip_text(chosen_table.table.name, 24),

@@ -134,6 +134,8 @@ async def test_enter_in_an_empty_lobby_plays_against_bots_at_once() -> None:
     with trio.fail_after(30):
         async with running_ui() as ui:
             assert "Play against bots now (Enter)" in ui.screen()
+            # the name this player sits down with, and how to change it
+            assert "You play as Tester (another name: durak --name NAME)" in ui.screen()
             await ui.press("\r")
             await ui.until(lambda: ui.controller.table.snapshot is not None
                            and ui.controller.table.snapshot.state is not None)
