@@ -81,6 +81,12 @@ def clocks_line(timer: TurnTimer, look: Look) -> str:
     return m("clocks.line", timer=clocks_text(timer, look), grace=timer.grace_seconds)
 
 
+def waited_for(snap: TableSnapshot) -> list[int]:
+    """The seats the table waits for, first the one it waits for most; this player's only
+    when he has a move (else it waits for his node's part of a deck step, not for him)."""
+    return [s for s in snap.waiting_for if s != snap.my_seat or snap.legal]
+
+
 def time_left(snap: TableSnapshot, look: Look) -> str:
     """The turn timer's whole seconds left ("time 8 s"), rounded up; "" when none runs."""
     if snap.deadline is None:
@@ -215,11 +221,12 @@ def _players(snap: TableSnapshot, look: Look, width: int, cards: CardText) -> li
     order = [(snap.my_seat + k) % n for k in range(1, n)] + [snap.my_seat]
     game = state.game
     lines: list[Line] = []
-    first = snap.waiting_for[0] if snap.waiting_for else None
+    waiting = waited_for(snap)
+    first = waiting[0] if waiting else None
     for seat in order:
         info = snap.seats[seat]
         mine = seat == snap.my_seat
-        marker = "▶ " if seat == first else ("· " if seat in snap.waiting_for else "  ")
+        marker = "▶ " if seat == first else ("· " if seat in waiting else "  ")
         # Король-говно: «Называть друг друга по именам нельзя — только по званиям»
         name = (m(f"title.{game.titles[seat]}") if game.titles else info.name) \
             + (f" ({m('you')})" if mine else "")
@@ -380,8 +387,8 @@ def _activity(snap: TableSnapshot, look: Look) -> Line:
         return [("class:activity", m(key))]
     if activity == "dealing":
         return [("class:activity", m("activity.dealing"))]
-    waiting = [s for s in snap.waiting_for if s != snap.my_seat or snap.legal]
-    if waiting:  # (the table waits for this seat's node, not for him, when he has no move)
+    waiting = waited_for(snap)
+    if waiting:
         if waiting[0] == snap.my_seat:
             return [("class:your-turn", m("your_turn"))]
         seat = waiting[0]

@@ -89,3 +89,15 @@ def test_a_transfer_come_round_to_the_first_attacker_makes_him_the_defender() ->
     boris = next(line for line in text.split("\n") if "Boris" in line)
     assert "defending" in boris or "takes" in boris, boris
     assert "attacking" not in boris
+
+
+def test_a_seat_whose_node_owes_a_deck_step_is_not_marked_as_waited_for() -> None:
+    # a networked table waits for every node's share of a draw; the person has no move then
+    state = find_state(lambda s: s.phase == LEAD and s.attacker == 1)
+    snap = dataclasses.replace(snapshot_of(state), waiting_for=(0, 1), legal=())
+    text, _ = _screen(snap, "en")
+    tester = next(line for line in text.split("\n") if "Tester (you)" in line)
+    anna = next(line for line in text.split("\n") if "Anna" in line)
+    assert not tester.startswith(("▶", "·")), tester
+    assert anna.startswith("▶"), anna
+    assert "Waiting for Anna" in text
