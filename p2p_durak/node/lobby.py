@@ -177,6 +177,8 @@ class HostedTable:
         if request.identity != link.peer:
             return RefuseCode.NOT_WELCOME, \
                 "the join request names another identity than the connection's"
+        if request.game != self.game_id:  # docs/protocol.md §9 step 3 (was seated regardless)
+            return RefuseCode.UNKNOWN_GAME, "the join request is for another game than this table's"
         if request.protocol_version != PROTOCOL_VERSION:
             return RefuseCode.VERSION_MISMATCH, (
                 f"this table speaks protocol version {PROTOCOL_VERSION}, "

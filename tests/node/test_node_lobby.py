@@ -9,13 +9,21 @@ import trio
 import trio.testing
 
 from p2p_durak.engine import RuleSet
-from p2p_durak.node.link import PeerFault, accept_link
+from p2p_durak.node.link import PeerFault, accept_link, open_link
 from p2p_durak.node.lobby import HostedTable, JoinFailed, TableConfig, join_table
 from p2p_durak.node.memnet import MemoryNetwork
 from p2p_durak.node.transport import Endpoint
 from p2p_durak.protocol import codec
 from p2p_durak.protocol.identity import Identity
-from p2p_durak.protocol.messages import TimeoutPolicy, TurnTimer
+from p2p_durak.protocol.messages import (
+    PROTOCOL_VERSION,
+    JoinRefused,
+    JoinRequest,
+    RefuseCode,
+    TableInfo,
+    TimeoutPolicy,
+    TurnTimer,
+)
 
 
 async def _host(network: MemoryNetwork, table: HostedTable, nursery: trio.Nursery) -> None:
@@ -73,6 +81,29 @@ async def test_other_rules_are_refused_with_a_reason(
         nursery.cancel_scope.cancel()
     assert table.players[1:] == []
     assert any("other rules" in r for r in table.refusals)
+
+
+async def test_a_join_request_for_another_game_is_refused(
+        autojump_clock: trio.testing.MockClock) -> None:
+    """docs/protocol.md §9 step 3 and §12 (`RefuseCode.UNKNOWN_GAME`): a join request naming
+    another game id than the table's is refused, not seated."""
+    network = MemoryNetwork()
+    table = _table(2)
+    me = Identity.from_seed(b"z" * 32)
+    async with trio.open_nursery() as nursery:
+        await _host(network, table, nursery)
+        link = await open_link(await network.dialer("z").dial(Endpoint("host", 4000)), me,
+                               expected=table.identity.peer_id, label="host")
+        info = await link.receive()
+        assert isinstance(info, TableInfo)
+        other_game = bytes(16) if info.game != bytes(16) else b"\x01" * 16
+        await link.send(JoinRequest(other_game, PROTOCOL_VERSION, info.rules_hash, "z",
+                                    me.peer_id, 1))
+        answer = await link.receive()
+        nursery.cancel_scope.cancel()
+    assert isinstance(answer, JoinRefused)
+    assert answer.code is RefuseCode.UNKNOWN_GAME
+    assert table.players[1:] == []
 
 
 async def test_a_joiner_pins_the_advertised_host_fingerprint(
