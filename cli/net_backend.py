@@ -244,7 +244,7 @@ class NetworkLobbyBackend(LocalLobbyBackend):
                         on_table=show_table)
                 except JoinFailed as exc:
                     human.waiting_room(shown, table.table.seats, [self._name],
-                                       notice=exc.reason)
+                                       notice=exc.reason, notice_ru=exc.reason_ru)
                     return
                 seat.started = True
                 await self._play(node, start, human, {})

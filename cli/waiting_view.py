@@ -60,7 +60,8 @@ def render_waiting(snap: TableSnapshot, look: Look, width: int, height: int, *,
     if snap.clocks is not None:
         body.append([("class:dim", "   " + clocks_line(snap.clocks, look))])
     if snap.notice:
-        status: Line = [("class:notice.error", " " + m("waiting.failed", reason=snap.notice))]
+        reason = snap.notice_ru if look.lang == "ru" and snap.notice_ru else snap.notice
+        status: Line = [("class:notice.error", " " + m("waiting.failed", reason=reason))]
     else:
         status = [("class:waiting", " " + m("waiting.starts"))]
     top = [fit([("class:header.title", title)], width, "class:header"),

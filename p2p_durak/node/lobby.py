@@ -48,11 +48,24 @@ TIMEOUT_POLICIES = {"bot": TimeoutPolicy.BOT, "lose": TimeoutPolicy.LOSE}
 
 
 class JoinFailed(Exception):
-    """The table would not seat us; `reason` says why in words a player understands."""
+    """The table would not seat us; `reason` says why in words a player understands,
+    `reason_ru` the same in Russian (a fault's own words stay English inside it)."""
 
-    def __init__(self, reason: str) -> None:
+    def __init__(self, reason: str, reason_ru: str | None = None) -> None:
         super().__init__(reason)
         self.reason = reason
+        self.reason_ru = reason_ru or reason
+
+
+REFUSED_RU = {
+    RefuseCode.TABLE_FULL: "за столом нет свободных мест",
+    RefuseCode.RULES_MISMATCH: "у стола другие правила",
+    RefuseCode.VERSION_MISMATCH: "у хозяина другая версия протокола",
+    RefuseCode.ALREADY_STARTED: "партия уже началась",
+    RefuseCode.NAME_TAKEN: "это имя за столом уже занято",
+    RefuseCode.NOT_WELCOME: "хозяин не пускает за стол",
+}
+"""The host's refusal by its code, for a Russian screen (its `detail` is the host's English)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -253,23 +266,29 @@ async def join_table(identity: Identity, dialer: Dialer, endpoint: Endpoint, *, 
     try:
         stream = await dialer.dial(endpoint)
     except OSError as exc:
-        raise JoinFailed(f"cannot reach {endpoint}: {exc.strerror or exc}") from exc
+        why = exc.strerror or exc
+        raise JoinFailed(f"cannot reach {endpoint}: {why}",
+                         f"нет связи с {endpoint}: {why}") from exc
     try:
         link = await open_link(stream, identity, expected=expected_host, label=f"host {endpoint}",
                                expected_fingerprint=host_fingerprint)
     except PeerFault as exc:
-        raise JoinFailed(exc.reason) from exc
+        raise JoinFailed(exc.reason, f"соединение с хозяином не удалось: {exc.reason}") from exc
     try:
         info = await link.receive()
         if not isinstance(info, TableInfo):
-            raise JoinFailed(f"the host sent {type(info).__name__} instead of its table")
+            raise JoinFailed(f"the host sent {type(info).__name__} instead of its table",
+                             f"хозяин прислал {type(info).__name__} вместо описания стола")
         try:
             rules = RuleSet.from_canonical(info.rules)
         except RuleError as exc:
-            raise JoinFailed(f"the table's rules cannot be read: {exc.message_en}") from exc
+            raise JoinFailed(f"the table's rules cannot be read: {exc.message_en}",
+                             f"правила стола не читаются: {exc.message_ru}") from exc
         if timer is not None and timer != info.timer:
             raise JoinFailed(f"the table's clocks are now {info.timer.describe()}, "
-                             f"not {timer.describe()} as advertised")
+                             f"not {timer.describe()} as advertised",
+                             f"часы стола теперь {info.timer.describe()}, а объявлены были "
+                             f"{timer.describe()}")
         if on_table is not None:
             on_table(info, rules)
         wanted = rules_hash if rules_hash is not None else info.rules_hash
@@ -278,21 +297,26 @@ async def join_table(identity: Identity, dialer: Dialer, endpoint: Endpoint, *, 
         while True:
             message = await link.receive()
             if message is None:
-                raise JoinFailed("the host closed the connection")
+                raise JoinFailed("the host closed the connection", "хозяин закрыл соединение")
             if isinstance(message, JoinRefused):
-                raise JoinFailed(message.detail)
+                raise JoinFailed(message.detail, REFUSED_RU.get(message.code))
             if isinstance(message, Envelope) and isinstance(message.message, Start):
                 start = message.message
                 if message.author != link.peer or start.game != info.game:
-                    raise JoinFailed("the start was not signed by the host for this table")
+                    raise JoinFailed("the start was not signed by the host for this table",
+                                     "начало партии подписал не хозяин этого стола")
                 if start.rules_hash != info.rules_hash:
-                    raise JoinFailed("the host started with other rules than it showed")
+                    raise JoinFailed("the host started with other rules than it showed",
+                                     "хозяин начал с другими правилами, чем объявил")
                 if start.timer != info.timer:
                     raise JoinFailed(f"the host started with other clocks "
                                      f"({start.timer.describe()}) than it showed "
+                                     f"({info.timer.describe()})",
+                                     f"хозяин начал с другими часами "
+                                     f"({start.timer.describe()}), чем объявил "
                                      f"({info.timer.describe()})")
                 if not any(p.identity == identity.peer_id for p in start.players):
-                    raise JoinFailed("the game started without us")
+                    raise JoinFailed("the game started without us", "партия началась без нас")
                 return GameStart(info.game, message, start.players, rules, info.name)
             if isinstance(message, TableInfo):
                 # the clocks shown when we asked to join are the ones we agreed to
@@ -301,6 +325,6 @@ async def join_table(identity: Identity, dialer: Dialer, endpoint: Endpoint, *, 
                 if same and on_table is not None:
                     on_table(info, rules)
     except PeerFault as exc:
-        raise JoinFailed(exc.reason) from exc
+        raise JoinFailed(exc.reason, f"соединение с хозяином прервалось: {exc.reason}") from exc
     finally:
         await link.close("joined")

@@ -175,7 +175,8 @@ class HumanPlayer(Player):
         self._runner = runner
 
     def waiting_room(self, rules: eng.RuleSet, seats: int, names: list[str],
-                     notice: str | None = None, my_seat: int = 0) -> None:
+                     notice: str | None = None, my_seat: int = 0,
+                     notice_ru: str | None = None) -> None:
         """Before the game: who is seated so far (the host updates it as players join);
         `my_seat`: where this person sits among `names`."""
         self.names = names
@@ -185,7 +186,8 @@ class HumanPlayer(Player):
         self._send.send_nowait(TableSnapshot(
             table_name=self.table_name, preset_id=self.preset_id, rules=rules, seats=infos,
             my_seat=my_seat, state=None, waiting_for=waiting, activity="lobby",
-            progress=(len(names), seats), notice=notice, clocks=self.clocks))
+            progress=(len(names), seats), notice=notice, notice_ru=notice_ru,
+            clocks=self.clocks))
 
     def seated(self, names: list[str], bots: dict[int, str]) -> None:
         """The game starts: everyone's names by party, and which parties are bots."""

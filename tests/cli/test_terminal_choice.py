@@ -250,3 +250,21 @@ async def test_a_new_tables_default_names_follow_the_language_shown() -> None:
         assert snap is not None
         assert [seat.name for seat in snap.seats] == ["Sasha", "Аня", "Борис"]
         nursery.cancel_scope.cancel()
+
+
+def test_a_failed_join_reads_in_the_waiting_rooms_language() -> None:
+    from p2p_durak.cli.waiting_view import render_waiting
+    from p2p_durak.engine.presets import get_preset
+    from p2p_durak.node.api import SeatInfo, TableSnapshot
+    from p2p_durak.node.lobby import REFUSED_RU
+    from p2p_durak.protocol.messages import RefuseCode
+
+    snap = TableSnapshot(
+        table_name="Кухня", preset_id="app_podkidnoy", rules=get_preset("app_podkidnoy").rules,
+        seats=(SeatInfo(0, "Тестер"),), my_seat=0, state=None, activity="lobby",
+        progress=(1, 3), notice="table is full",
+        notice_ru=REFUSED_RU[RefuseCode.TABLE_FULL])
+    russian = plain(render_waiting(snap, Look("ru", False), 80, 24))
+    assert "за столом нет свободных мест" in russian
+    assert "table is full" not in russian
+    assert "table is full" in plain(render_waiting(snap, Look("en", False), 80, 24))

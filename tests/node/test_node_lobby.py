@@ -75,10 +75,12 @@ async def test_other_rules_are_refused_with_a_reason(
     async with trio.open_nursery() as nursery:
         await _host(network, table, nursery)
         other = codec.sha256(RuleSet(transfer=True).canonical())
-        with pytest.raises(JoinFailed, match="other rules"):
+        with pytest.raises(JoinFailed, match="other rules") as refused:
             await join_table(Identity.generate(), network.dialer("x"), Endpoint("host", 4000),
                              name="x", listen_port=1, rules_hash=other)
         nursery.cancel_scope.cancel()
+    # a Russian waiting room reads the refusal by its code (the detail is the host's English)
+    assert refused.value.reason_ru == "у стола другие правила"
     assert table.players[1:] == []
     assert any("other rules" in r for r in table.refusals)
 
@@ -130,9 +132,10 @@ async def test_a_joiner_pins_the_advertised_host_fingerprint(
 
 async def test_unreachable_table_says_so() -> None:
     network = MemoryNetwork()
-    with pytest.raises(JoinFailed, match="cannot reach"):
+    with pytest.raises(JoinFailed, match="cannot reach") as failed:
         await join_table(Identity.generate(), network.dialer("x"), Endpoint("nowhere", 1),
                          name="x", listen_port=1)
+    assert failed.value.reason_ru.startswith("нет связи с nowhere:1")
 
 
 def _clocked_table(seats: int, **clocks: object) -> HostedTable:
