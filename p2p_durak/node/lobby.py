@@ -64,6 +64,7 @@ REFUSED_RU = {
     RefuseCode.ALREADY_STARTED: "партия уже началась",
     RefuseCode.NAME_TAKEN: "это имя за столом уже занято",
     RefuseCode.NOT_WELCOME: "хозяин не пускает за стол",
+    RefuseCode.UNKNOWN_GAME: "у хозяина нет такого стола",
 }
 """The host's refusal by its code, for a Russian screen (its `detail` is the host's English)."""
 

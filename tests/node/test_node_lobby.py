@@ -201,3 +201,10 @@ def test_table_clocks_out_of_bounds_are_refused() -> None:
                               ({"grace_seconds": 0}, "grace")):
         with pytest.raises(ValueError, match=complaint):
             TableConfig("t", "app_podkidnoy", RuleSet(), 2, **clocks)  # type: ignore[arg-type]
+
+
+def test_every_refusal_has_its_russian_words() -> None:
+    from p2p_durak.node.lobby import REFUSED_RU
+    from p2p_durak.protocol.messages import RefuseCode
+
+    assert set(REFUSED_RU) == set(RefuseCode)
