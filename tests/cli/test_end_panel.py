@@ -69,3 +69,23 @@ def test_six_long_names_and_a_big_hand_keep_the_whole_series_on_screen() -> None
     assert "You are the durak." in text
     for seat in snap.seats:
         assert any(line.startswith(f"   {seat.name}") for line in text.split("\n")), seat.name
+
+
+def test_epaulettes_are_named_at_the_end_and_counted_in_the_series() -> None:
+    # «Погоны»: the durak left holding cards after a bout whose last beaten card was a six
+    state = find_state(lambda s: s.phase == OVER and s.result is not None
+                       and s.result.durak == (1,) and s.result.pogony > 0,
+                       preset="app_pogony", players=3, seeds=range(3000))
+    pogony = state.result.pogony  # type: ignore[union-attr]
+    snap = snapshot_of(state, preset="app_pogony", duraks=(0, 1, 0),
+                       extra={"pogony": f"0,{pogony},0"})
+    text = _screen(snap)
+    assert f"with epaulettes (погоны): {pogony}" in text
+    header = next(line for line in text.split("\n") if "Series after game" in line)
+    assert "duraks" in header
+    assert "epaulettes" in header
+    anna = next(line for line in text.split("\n") if line.startswith("   Anna"))
+    assert anna.split("│")[0].split()[-2:] == ["1", str(pogony)], anna
+    russian = _screen(snap, "ru")
+    assert f"с погонами: {pogony}" in russian
+    assert "погон" in next(line for line in russian.split("\n") if "Счёт серии" in line)
