@@ -435,7 +435,7 @@ def _hand(ui: TableUi, cards: CardText, look: Look, width: int,
     lines: list[Line] = [title]
     focus = not ui.dummy_focus
     lines += _card_rows(hand, per_row, cards, playable if my_turn else None, ui.marked,
-                        ui.cursor if focus and not over else -1, focus, "card", post)
+                        ui.cursor if focus and not over else -1, focus and not over, "card", post)
     if ui.dummy_seat() >= 0 and not over:
         lines += _dummy_rows(ui, cards, look, per_row, post)
     return lines

@@ -89,3 +89,13 @@ def test_epaulettes_are_named_at_the_end_and_counted_in_the_series() -> None:
     russian = _screen(snap, "ru")
     assert f"с погонами: {pogony}" in russian
     assert "погон" in next(line for line in russian.split("\n") if "Счёт серии" in line)
+
+
+def test_the_hand_left_at_the_end_carries_no_key_numbers() -> None:
+    # once the game is over no key plays a card: the numbers over the durak's cards go
+    state = find_state(lambda s: s.phase == OVER and s.hands[0].bit_count() > 2)
+    text = _screen(snapshot_of(state))
+    lines = text.split("\n")
+    at = next(i for i, line in enumerate(lines) if line.startswith(" Your hand:"))
+    assert not any(ch.isdigit() for ch in lines[at + 1]), lines[at + 1]
+    assert lines[at + 2].strip(), "the cards are still shown"
