@@ -259,3 +259,42 @@ def test_an_envelope_at_an_unknown_schema_version_is_unsupported_version() -> No
     future = write((5, 2, ALICE, GAME_ID, b"\x01", bytes(64)))
     error = refusal_of(reference, frame(channel.send.seal(future)))
     assert error.code.name == "UNSUPPORTED_VERSION"
+
+
+def message_of_size(size: int) -> bytes:
+    """A CatchUpResponse (§7.6) of exactly `size` bytes: one item padded to fit."""
+    overhead = len(write((33, 1, GAME_ID, 0, (b"",), False)))
+    item = bytes(size - overhead)
+    data = write((33, 1, GAME_ID, 0, (item,), False))
+    shrink = len(data) - size  # a longer bin header than the empty one's
+    data = write((33, 1, GAME_ID, 0, (item[shrink:],), False))
+    assert len(data) == size
+    return data
+
+
+def test_the_largest_plaintext_fits_one_frame_and_one_byte_more_does_not() -> None:
+    """§6 and §14: plaintext ≤ 1 MiB − 16, so that the sealed frame is ≤ 1 MiB (§4)."""
+    reference, channel = open_channel_to_reference()
+    largest = channel.send.seal(message_of_size(1024 * 1024 - 16))
+    assert len(largest) == 1024 * 1024
+    [response] = drive(reference, frame(largest))
+    assert type(response).__name__ == "CatchUpResponse"
+    too_large = channel.send.seal(message_of_size(1024 * 1024 - 15))
+    header = len(too_large).to_bytes(4, "big")
+    assert refusal_of(reference, header + too_large).code.name == "FRAME_TOO_LARGE"
+
+
+def test_a_frame_past_the_counter_limit_is_nonce_exhausted() -> None:
+    """§6: a receiver refuses a frame beyond the counter limit (2⁶⁴ on the wire; the reference
+    lets a test lower it to 2 to reach it)."""
+    reference = PeerConnection(Identity.from_seed(BOB_SEED), Role.RESPONDER, nonce_limit=2)
+    mine = Initiator(ALICE_SEED, CAROL_SEED)
+    drive(reference, frame(mine.hello()))
+    [reply] = split_frames(reference.send(AcceptHandshake()))
+    finish, channel = mine.on_reply(reply)
+    drive(reference, frame(finish))
+    for number in (1, 2):
+        [ping] = drive(reference, frame(channel.send.seal(write((64, 1, number)))))
+        assert ping == Ping(number)
+    third = frame(channel.send.seal(write((64, 1, 3))))
+    assert refusal_of(reference, third).code.name == "NONCE_EXHAUSTED"
