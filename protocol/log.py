@@ -413,18 +413,6 @@ class OrderingLog(Generic[S]):
         log holds none (a position it caught up over, or 0)."""
         return self._certs.get(seq, ())
 
-    def acked_past(self, seat: int, seq: int) -> bool:
-        """Whether `seat` has signed an ack of a position after `seq` that this log holds: its
-        ack is in the certificate of our head, and `seq` is older. A player acks positions in
-        order, so an honest one sends nothing of `seq` after that (a network that duplicates or
-        holds up messages aside). False where we cannot tell: no certificate of the head here
-        (we caught up over it), or `seat` is not in it — a player that has left the table is
-        not waited for, so it may honestly lag any number of positions behind."""
-        if not 0 <= seq < self._head.seq:
-            return False
-        cert = self._certs.get(self._head.seq)
-        return cert is not None and self._ack_of(cert, seat) is not None
-
     def certified(self) -> tuple[int, ...]:
         """The positions whose certificate this log holds (0, the genesis, always)."""
         return (0, *sorted(self._certs))

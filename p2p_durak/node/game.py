@@ -256,6 +256,9 @@ class GameRunner:
         self._base: tuple[int, TableMachine] | None = None  # the committed head before it
         self._raced: set[tuple[int, int]] = set()  # (party, counter) that lost a race
         self._ordered: dict[bytes, int] = {}  # intents of recent entries: digest -> position
+        # per party: the last position it acked in a message it sent us on its current
+        # connection (`_check_replay`'s evidence)
+        self._acked_here: dict[int, int] = {}
         self._alarm: trio.CancelScope | None = None  # the ticker's sleep until the next tick
         self._linger_until: float | None = None
         self._prepared = -1  # the position whose deck message was made ahead (`_prepare_next`)
@@ -424,6 +427,7 @@ class GameRunner:
             effects = self.log.receive(item.party, item.message, now)
         elif isinstance(item, Connected):
             self._away.pop(item.party, None)
+            self._acked_here.pop(item.party, None)  # a new connection: what it says from now
             effects = self.log.peer_connected(item.party, now)
         elif isinstance(item, Disconnected):
             self._on_disconnected(item)
@@ -554,29 +558,35 @@ class GameRunner:
         """Name a peer that sends old messages again; True if the message may be an honest
         late retransmission instead (the log drops it; we do not call that a fault).
 
-        A peer whose ack of our head we hold is not behind us, and it sends only what belongs
-        to its own next position: its ack and the entry in flight (at or past our head), its
-        pending intent (based on our head or the one before). An older entry or ack from it is
-        a replay, or a message held up very long in the network; the log ignores or drops it
-        harmlessly, and we say who sent it. A peer whose ack we did not wait for (one that left
-        the table: it still follows the game) may honestly lag behind: its old messages are
-        late, not replays."""
+        The evidence is what the peer itself said on its current connection, which keeps
+        order: a player acks positions in order, and once it has sent us its ack of position
+        k it sends only what belongs to k or later — its ack and the entry in flight (at k or
+        past it), a pending intent (based on k - 1 or later: one based on an older position
+        went stale when it committed k - 1). An older entry or ack after that is a replay;
+        so is an intent whose counter was used and that is based on an older position. What
+        it sent before that ack is late, however old it is here: a link that stalled (a
+        partition) delivers what it held when it heals, long after we learned the same
+        positions through others' certificates. The log ignores or drops what is old either
+        way; this only decides whom we name."""
         message = item.message
         if not isinstance(message, Envelope) or self.log.halted is not None:
             return False
         payload = message.message
         head = self.log.seq
+        said = self._acked_here.get(item.party, 0)
+        if isinstance(payload, Ack) and message.author == self.start.players[item.party].identity:
+            self._acked_here[item.party] = max(said, payload.seq)
         if isinstance(payload, Entry):
             self._note_ordered(payload)
         if isinstance(payload, Entry | Ack) and 0 < payload.seq < head:
-            if not self.log.acked_past(item.party, payload.seq):
+            if payload.seq >= said:
                 return True
             what = type(payload).__name__.lower()
             self._note(item.party, "replay", f"sent an old {what} of position {payload.seq} "
-                       f"(committed here up to {head})")
+                       f"after its own ack of position {said} (committed here up to {head})")
         elif (isinstance(payload, Intent) and 0 <= payload.seat < len(self.log.counters)
               and payload.counter <= self.log.counters[payload.seat]):
-            return payload.based_on >= head - 1
+            return payload.based_on >= said - 1
         elif isinstance(payload, Intent) and message.digest in self._ordered:
             # its author re-sends it until the entry that ordered it commits: while that entry
             # waits for acks, the very same intent arrives again (a different intent with a used
@@ -594,6 +604,7 @@ class GameRunner:
 
     def _on_disconnected(self, item: Disconnected) -> None:
         self._away.setdefault(item.party, trio.current_time())
+        self._acked_here.pop(item.party, None)
         if item.reason.startswith(_ORDINARY_ENDS):
             self._note(item.party, "disconnected", item.reason, fault=False)
         elif item.reason.startswith("peer closed with"):

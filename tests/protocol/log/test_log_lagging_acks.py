@@ -1,10 +1,8 @@
-"""Old acks: which peer may honestly send one (rule L2, docs/protocol.md § 10.6-10.7).
-
-A player acks positions in order, so once its ack of our head is in our certificate an older
-ack from it is a replay (or a message held up very long): `OrderingLog.acked_past` says so, and
-the node names the sender. A player whose ack the log does not wait for (it left the table, and
-still follows the game) may lag any number of positions behind: its old acks are late, not
-replays — they are harmless, and nobody may be named for them."""
+"""Old acks (rule L2, docs/protocol.md § 10.6-10.7): a player whose ack the log does not wait
+for (it left the table, and still follows the game) may lag any number of positions behind; its
+old acks are late — harmless, no verdict, and it is shown the certificate it lacks. (Whom the
+node names for an old message is decided from what the peer said on its own connection:
+tests/node/test_partition_heal_in_process.py, tests/node/test_misbehaving_peers.py.)"""
 
 from __future__ import annotations
 
@@ -25,7 +23,7 @@ def _is_ack_of(data: bytes) -> bool:
     return data[:2] == b"\x96\x05" and isinstance(decode_envelope(data).message, Ack)
 
 
-def test_a_seat_that_left_may_lag_behind_a_member_may_not(
+def test_a_seat_that_left_may_lag_behind(
         monkeypatch: pytest.MonkeyPatch) -> None:
     wire, now = race_logs()
     before = wire.logs[0].seq
@@ -33,18 +31,12 @@ def test_a_seat_that_left_may_lag_behind_a_member_may_not(
     monkeypatch.setattr(EngineMachine, "members",
                         lambda self, state: tuple(s for s in range(6) if s != GONE),
                         raising=False)
-    assert all(log.acked_past(seat, before - 1) for log in wire.logs for seat in range(6)
-               if seat != log.seat)  # everyone acked the head: all were at the table then
     wire.submit(0, throw(0), now)
     wire.flush(now, hold=lambda src, dst, data: src == GONE)  # the one that left is slow
     wire.tick(now + TEST_CONFIG.window_ms)
     wire.flush(now + TEST_CONFIG.window_ms, hold=lambda src, dst, data: src == GONE)
     member = wire.logs[0]
     assert member.seq == before + 1  # committed without GONE's ack
-    assert not member.acked_past(GONE, before)  # it may still be one position (or more) back
-    assert member.acked_past(1, before)  # its ack of our head is in the certificate
-    assert not member.acked_past(1, before + 1)  # not older than the head
-    assert not member.acked_past(1, -1)
     # GONE's late ack arrives, twice (a duplicate with the same hashes): no fault, no verdict;
     # it is shown the certificate it lacks (rule L6), nothing else
     late = [data for src, dst, data in wire.queue if src == GONE and dst == 0
@@ -55,4 +47,4 @@ def test_a_seat_that_left_may_lag_behind_a_member_may_not(
         assert all(isinstance(e, SendTo) and e.seat == GONE
                    and isinstance(e.message, CatchUpResponse) for e in effects), effects
     assert member.halted is None
-    assert member.acked_past(1, before)  # unchanged by the late acks
+    assert member.seq == before + 1
