@@ -298,3 +298,13 @@ def test_a_frame_past_the_counter_limit_is_nonce_exhausted() -> None:
         assert ping == Ping(number)
     third = frame(channel.send.seal(write((64, 1, 3))))
     assert refusal_of(reference, third).code.name == "NONCE_EXHAUSTED"
+
+
+@pytest.mark.parametrize(("length", "verdict"), [(1024, "MALFORMED"), (1025, "FRAME_TOO_LARGE")])
+def test_frames_before_the_channel_opens_are_at_most_1024_bytes(length: int, verdict: str) -> None:
+    """§4: until the channel is open L ≤ 1024, refused from the header; 1024 bytes of zeros
+    are read (and are not a message: MALFORMED)."""
+    reference = PeerConnection(Identity.from_seed(BOB_SEED), Role.RESPONDER)
+    header = length.to_bytes(4, "big")
+    data = header + bytes(length) if length <= 1024 else header
+    assert refusal_of(reference, data).code.name == verdict
