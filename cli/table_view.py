@@ -51,6 +51,7 @@ from p2p_durak.engine.state import (
 )
 from p2p_durak.engine.tables import PRE_LADDER
 from p2p_durak.node.api import TableSnapshot
+from p2p_durak.node.local_session import EXTRA_TIMEOUT_POLICY
 from p2p_durak.protocol.messages import TimeoutPolicy, TurnTimer
 
 Post = Callable[[str], None]
@@ -85,6 +86,14 @@ def waited_for(snap: TableSnapshot) -> list[int]:
     """The seats the table waits for, first the one it waits for most; this player's only
     when he has a move (else it waits for his node's part of a deck step, not for him)."""
     return [s for s in snap.waiting_for if s != snap.my_seat or snap.legal]
+
+
+def timeout_policy(snap: TableSnapshot) -> str:
+    """What the turn timer's running out does at this table: "bot", "lose", or "" (no
+    timer): a networked table's clocks say it, a practice table's snapshot carries it."""
+    if snap.clocks is not None and snap.clocks.turn_seconds:
+        return "lose" if snap.clocks.on_timeout is TimeoutPolicy.LOSE else "bot"
+    return snap.extra.get(EXTRA_TIMEOUT_POLICY, "")
 
 
 def time_left(snap: TableSnapshot, look: Look) -> str:
@@ -427,6 +436,10 @@ def _hand(ui: TableUi, cards: CardText, look: Look, width: int,
         title.append(("class:dim", "  " + m("hand.blind")))
     if ui.waited_for():
         title.append(("class:your-turn", "  " + m("your_turn")))
+        policy = timeout_policy(snap)
+        if snap.deadline is not None and policy:  # what the red seconds in the header mean
+            title.append(("class:notice.error" if policy == "lose" else "class:dim",
+                          "  " + m(f"hand.timeout.{policy}")))
     elif my_turn:
         title.append(("class:activity", "  " + m("you_may")))
     if ui.dummy_seat() >= 0 and not over:

@@ -66,6 +66,8 @@ NOTICE_TIMEOUT_LOSE = "timeout:lose"
 
 EXTRA_TIMEOUT_LOSER = "timeout_loser"
 """`TableSnapshot.extra` key: the seat that lost the game on time (no engine result then)."""
+EXTRA_TIMEOUT_POLICY = "timeout_policy"
+"""`TableSnapshot.extra` key: with a turn timer, what its running out does ("bot", "lose")."""
 EXTRA_POGONY = "pogony"
 EXTRA_SCORES = "scores"  # a scored game's points per seat, summed over the series
 """`TableSnapshot.extra` key: epaulettes hung per seat over the series, comma-separated."""
@@ -445,6 +447,8 @@ class LocalSession:
             extra[EXTRA_SCORES] = ",".join(map(str, self._scores))
         if self._timeout_loser is not None:
             extra[EXTRA_TIMEOUT_LOSER] = str(self._timeout_loser)
+        if self.setup.timer is not None:
+            extra[EXTRA_TIMEOUT_POLICY] = self.setup.timer_policy
         return TableSnapshot(
             table_name=self.setup.table_name,
             preset_id=self.setup.preset_id,

@@ -39,6 +39,7 @@ DOMAINS: dict[str, set[str]] = {
     "over.scores.": set(IMPLEMENTED["counter"]) - {"none"},
     "create.": set(FIELDS),
     "activity.": {"keys", "audit", "lobby", "seating"},
+    "hand.timeout.": {"bot", "lose"},
     "help.key.": {"proezdnoy", "lead_stock", "doubt", "exchange", "send_back", "dummy"},
 }
 
