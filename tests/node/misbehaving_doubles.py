@@ -42,7 +42,10 @@ from p2p_durak.protocol.table import DECK_STEP, MOVE, TableEvent, TableMachine, 
 
 def raw_intent(runner: GameRunner, payload: bytes) -> Envelope:
     """This party's signed intent for the committed position, made past its own log (which
-    would refuse it): the next counter, based on the last committed position."""
+    would refuse it): the next counter, based on the last committed position. Its honest move
+    at the same position, afterwards, carries the same counter: counters advance only when an
+    intent is ordered, so a real cheater that plays on after a refused cheat must reuse it
+    (tests/protocol/log/test_log_intent_twins.py: one twin at most is ordered, logs agree)."""
     log = runner.log
     intent = Intent(log.game, log.seat, log.counters[log.seat] + 1, log.seq, payload)
     return Envelope.seal(runner.identity, log.game, intent)
