@@ -45,7 +45,7 @@ TABLE_KEYS: dict[str, str] = {
 }
 
 
-QUIT_LEAVE_SECONDS = 2.0  # Ctrl-C: how long a graceful leave may hold the quit
+QUIT_LEAVE_SECONDS = 2.0  # Ctrl-C in practice or a waiting room: the leave's time to quit
 
 
 async def _leave(session: Session) -> None:
@@ -75,6 +75,7 @@ class Controller:
         self.table = TableUi()
         self.session: Session | None = None
         self.intents_handled = 0
+        self.quitting = False  # Ctrl-C at a networked game: quit once our leave is through
         self.too_small = False  # the last drawing was the "too small" message only
         self._nursery: trio.Nursery | None = None
 
@@ -114,10 +115,20 @@ class Controller:
 
     async def handle(self, key: str) -> None:
         if key == "c-c":
-            # a graceful leave gets a moment to reach the others; quitting never hangs on it
-            with trio.move_on_after(QUIT_LEAVE_SECONDS):
-                await self._leave_table(wait=True)
-            self.exit_app()
+            session = self.session
+            if self.quitting or not (isinstance(session, NetworkSeat) and session.started):
+                with trio.move_on_after(QUIT_LEAVE_SECONDS):
+                    await self._leave_table(wait=True)
+                self.exit_app()
+                return
+            # mid-game at a networked table: the graceful leave first (the others are told
+            # at the end of the bout and play on, instead of waiting out the grace period for
+            # a vanished player), then quit; a second Ctrl-C quits at once
+            self.quitting = True
+            self.lobby.notice = notice_of("lobby.leaving")
+            await self._leave_table()
+            assert self._nursery is not None
+            self._nursery.start_soon(self._quit_when_gone, session)
             return
         if self.too_small and key != "l":
             return  # the player cannot see what a key would do: it does nothing
@@ -294,6 +305,10 @@ class Controller:
         self.screen = "table"
         self.help = False
         self._nursery.start_soon(self._watch_session, session)
+
+    async def _quit_when_gone(self, seat: NetworkSeat) -> None:
+        await seat.gone()
+        self.exit_app()
 
     async def _leave_table(self, *, wait: bool = False) -> None:
         """Back to the lobby at once; the session's leave runs on (a networked node plays its

@@ -43,6 +43,8 @@ CATALOGUE: dict[str, tuple[str, str]] = {
     "lobby.keys": ("↑↓ choose · Enter join · C create · P practice · L язык · ? help · Q quit",
                    "↑↓ Enter сесть · C создать · P игра с ботами · L language · ? помощь · "
                    "Q выход"),
+    "lobby.leaving": ("Leaving the table after this bout, then quitting (Ctrl-C: quit now)",
+                      "Выходим из-за стола после этого кона, затем из игры (Ctrl-C — сразу)"),
     "lobby.full": ("that table has no free seat", "за этим столом нет свободных мест"),
     "lobby.host_fingerprint": ("Host of {name}: {fp} (joining checks it)",
                                "Хозяин {name}: {fp} (сверяется при входе)"),

@@ -60,7 +60,22 @@ class NetworkSeat:
         self.human = human
         self.scope = scope
         self.started = False  # the game began: leaving is the graceful leave from now on
+        self.finished = trio.Event()  # this process runs nothing for the table any more
+        self.node: Node | None = None
         self._fill = fill
+
+    async def gone(self) -> None:
+        """Wait until this seat is off the table: its leave committed (the others play on
+        without it), the series over, or nothing running for the table any more."""
+        runner = self.node.runner if self.node is not None else None
+        async with trio.open_nursery() as nursery:
+            async def first(event: trio.Event) -> None:
+                await event.wait()
+                nursery.cancel_scope.cancel()
+
+            nursery.start_soon(first, self.finished)
+            if runner is not None:
+                nursery.start_soon(first, runner.finished)
 
     @property
     def can_fill(self) -> bool:
@@ -164,6 +179,7 @@ class NetworkLobbyBackend(LocalLobbyBackend):
                 human = HumanPlayer(table_name=config.name, preset_id=config.preset_id,
                                     names=[self._name], clocks=config.timer)
                 seat = NetworkSeat(human, scope, fill)
+                seat.node = node
                 self._show_seated(human, config, table.players, bots)
                 task_status.started(seat)
                 follow = trio.CancelScope()
@@ -181,6 +197,7 @@ class NetworkLobbyBackend(LocalLobbyBackend):
                 await self._play(node, start, human, {b.node.identity.peer_id.key: b.level
                                                       for b in bots})
                 nursery.cancel_scope.cancel()  # the series is over: stop serving, bots too
+        seat.finished.set()
 
     @staticmethod
     def _show_seated(human: HumanPlayer, config: TableConfig, players: list[PlayerInfo],
@@ -219,6 +236,7 @@ class NetworkLobbyBackend(LocalLobbyBackend):
                 human = HumanPlayer(table_name=table.table.name, preset_id=table.table.variant,
                                     names=[self._name], clocks=table.table.timer)
                 seat = NetworkSeat(human, scope)
+                seat.node = node
                 human.waiting_room(rules, table.table.seats,
                                    [UNKNOWN_NAME] * table.table.seats_taken + [self._name],
                                    my_seat=table.table.seats_taken)
@@ -245,10 +263,11 @@ class NetworkLobbyBackend(LocalLobbyBackend):
                 except JoinFailed as exc:
                     human.waiting_room(shown, table.table.seats, [self._name],
                                        notice=exc.reason, notice_ru=exc.reason_ru)
-                    return
-                seat.started = True
-                await self._play(node, start, human, {})
-                nursery.cancel_scope.cancel()  # the series is over: stop serving
+                else:
+                    seat.started = True
+                    await self._play(node, start, human, {})
+                nursery.cancel_scope.cancel()  # the series is over (or never began): stop
+        seat.finished.set()
 
     async def _play(self, node: Node, start: GameStart, human: HumanPlayer,
                     bot_keys: dict[bytes, str]) -> None:

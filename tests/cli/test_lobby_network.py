@@ -13,6 +13,7 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 
 import trio
+from screen_strategy import choose_key
 
 from p2p_durak.cli.backend import TableOptions
 from p2p_durak.cli.canvas import plain
@@ -24,6 +25,7 @@ from p2p_durak.cli.net_backend import NetworkLobbyBackend
 from p2p_durak.node.discovery import FakeDiscoveryNetwork
 from p2p_durak.protocol.messages import TimeoutPolicy
 
+TERMINAL_KEYS = {"\r": "enter"}  # the screen strategy's keys as the controller names them
 WAIT = 60  # seconds: real TCP and real key exchanges on a shared 2-core machine
 
 
@@ -220,3 +222,57 @@ async def test_the_host_fills_the_free_seats_with_bots_and_the_game_starts(
         assert snap is not None
         assert sorted((s.name, s.bot_level) for s in snap.seats if s.is_bot) == [
             ("Anna", "hard"), ("Boris", "hard")]
+
+
+async def test_ctrl_c_mid_game_leaves_gracefully_before_quitting(tmp_path: Path) -> None:
+    """Ctrl-C at a networked table: the node plays its leave out (the others are told at the
+    end of the bout and play on, instead of waiting out the grace period for a vanished
+    player), then the app quits; the lobby says so meanwhile; a second Ctrl-C quits at once."""
+    from p2p_durak.cli.net_backend import NetworkSeat
+
+    async with two_players(tmp_path) as (sasha, masha):
+        quit_at: list[float] = []
+        masha.controller.exit_app = lambda: quit_at.append(trio.current_time())
+        await sasha.press("c")
+        await sasha.field("network_bots")
+        await sasha.press("right")
+        await sasha.field("network")
+        await sasha.press("enter")
+        await masha.until(lambda: "2/3" in masha.row("Sasha"))
+        await masha.press("enter")
+        await masha.until(lambda: masha.controller.table.snapshot is not None
+                          and masha.controller.table.snapshot.state is not None)
+        seat = masha.controller.session
+        assert isinstance(seat, NetworkSeat)
+        assert "Выходим из-за стола после этого кона" in await masha.press("c-c")
+        assert not quit_at  # not before the others know
+        with trio.fail_after(WAIT):
+            while not quit_at:  # Sasha plays on until the bout is over
+                key = choose_key(sasha.screen())
+                if key is None:
+                    await sasha.until(lambda: bool(quit_at) or choose_key(sasha.screen())
+                                      is not None)
+                else:
+                    await sasha.press(TERMINAL_KEYS.get(key, key))
+        runner = seat.node.runner if seat.node is not None else None
+        assert runner is not None
+        assert runner.finished.is_set()  # the leave was played out, not cut short
+        await sasha.sees("Masha leaves the")  # (the log column wraps the rest)
+
+
+async def test_a_second_ctrl_c_quits_at_once(tmp_path: Path) -> None:
+    async with two_players(tmp_path) as (sasha, masha):
+        quit_at: list[float] = []
+        masha.controller.exit_app = lambda: quit_at.append(trio.current_time())
+        await sasha.press("c")
+        await sasha.field("network")
+        await sasha.press("enter")
+        await masha.until(lambda: "1/3" in masha.row("Sasha"))
+        await masha.press("enter")
+        await sasha.press("b")
+        await masha.until(lambda: masha.controller.table.snapshot is not None
+                          and masha.controller.table.snapshot.state is not None)
+        await masha.press("c-c")
+        assert not quit_at
+        await masha.press("c-c")
+        assert quit_at
