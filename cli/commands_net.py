@@ -14,6 +14,7 @@ from typing import Any
 
 import trio
 
+from p2p_durak.cli.terminal import add_lang_option, output_lang
 from p2p_durak.engine import RuleError
 from p2p_durak.engine.presets import DEFAULT_PRESET, get_preset
 from p2p_durak.node.lobby import JoinFailed, TableConfig
@@ -65,7 +66,7 @@ def register(subparsers: Any) -> None:
                     "unfinished, on the same ports with the same identities, and play on.")
     resume.add_argument("--level", choices=LEVELS, default="easy")
     resume.add_argument("--home", type=Path, help="data folder (default: the user's)")
-    resume.add_argument("--lang", choices=("en", "ru"), default="en")
+    add_lang_option(resume)
     resume.add_argument("--json", action="store_true")
     resume.set_defaults(handler=run_resume)
 
@@ -80,7 +81,7 @@ def register(subparsers: Any) -> None:
                                  "hash, proof and move")):
         sub = subparsers.add_parser(name, help=what)
         sub.add_argument("transcript", type=Path, help="a transcript.durak file")
-        sub.add_argument("--lang", choices=("en", "ru"), default="en")
+        add_lang_option(sub)
         sub.set_defaults(handler=handler)
 
 
@@ -94,7 +95,7 @@ def _common(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--interface", action="append", help="IPv4 address of an interface "
                         "for mDNS (default: all)")
     parser.add_argument("--home", type=Path, help="data folder (default: the user's)")
-    parser.add_argument("--lang", choices=("en", "ru"), default="en")
+    add_lang_option(parser)
     parser.add_argument("--seed", type=int, help="reproducible bot choices (testing)")
     parser.add_argument("--json", action="store_true",
                         help="end with a JSON summary of the game on the last line")
@@ -124,6 +125,7 @@ def _finish(args: argparse.Namespace, seats: list[Any]) -> int:
 def run_host(args: argparse.Namespace) -> int:
     from p2p_durak.node.headless import HostOptions, host_and_play
 
+    lang = output_lang(args.lang)
     try:
         from p2p_durak.cli.commands_play import rule_items
 
@@ -138,7 +140,7 @@ def run_host(args: argparse.Namespace) -> int:
 
         validate(rules, engine_seats(rules, args.seats))  # (с болваном: +1)
     except RuleError as exc:
-        print(f"durak host: {exc.message_ru if args.lang == 'ru' else exc.message_en}",
+        print(f"durak host: {exc.message_ru if lang == 'ru' else exc.message_en}",
               file=sys.stderr)
         return 2
     except ValueError as exc:
@@ -146,7 +148,7 @@ def run_host(args: argparse.Namespace) -> int:
         return 2
     opts = HostOptions(_home(args), args.player, config, bind=args.bind, port=args.port,
                        advertise=args.advertise, level=args.level, mdns=not args.no_mdns,
-                       interfaces=args.interface, lang=args.lang, seed=args.seed,
+                       interfaces=args.interface, lang=lang, seed=args.seed,
                        games=args.games or None, leave_at_bout=args.leave_at_bout)
     seats = trio.run(host_and_play, opts)
     return _finish(args, seats)
@@ -156,6 +158,7 @@ def run_join(args: argparse.Namespace) -> int:
     from p2p_durak.node.headless import JoinOptions, join_and_play
     from p2p_durak.node.node import parse_endpoint
 
+    lang = output_lang(args.lang)
     endpoint = parse_endpoint(args.address) if args.address else None
     if args.address and endpoint is None:
         print("durak join: the address is HOST:PORT", file=sys.stderr)
@@ -165,7 +168,7 @@ def run_join(args: argparse.Namespace) -> int:
     opts = JoinOptions(_home(args), args.player, endpoint, args.table, bind=args.bind,
                        port=args.port, advertise=args.advertise, level=args.level,
                        count=args.count, interfaces=args.interface, find_seconds=args.wait,
-                       lang=args.lang, seed=args.seed, games=args.games or None,
+                       lang=lang, seed=args.seed, games=args.games or None,
                        leave_at_bout=args.leave_at_bout)
     try:
         seats = trio.run(join_and_play, opts)
@@ -181,7 +184,8 @@ def run_join(args: argparse.Namespace) -> int:
 def run_resume(args: argparse.Namespace) -> int:
     from p2p_durak.node.headless import resume_and_play
 
-    seats = trio.run(lambda: resume_and_play(_home(args), level=args.level, lang=args.lang))
+    lang = output_lang(args.lang)
+    seats = trio.run(lambda: resume_and_play(_home(args), level=args.level, lang=lang))
     if not seats:
         print("durak resume: no unfinished game here", file=sys.stderr)
         return 1
@@ -230,7 +234,7 @@ def run_replay(args: argparse.Namespace) -> int:
     from p2p_durak.node.replay import replay_lines
 
     try:
-        for line in replay_lines(args.transcript.read_bytes(), args.lang,
+        for line in replay_lines(args.transcript.read_bytes(), output_lang(args.lang),
                                  _rules_beside(args.transcript)):
             print(line)
     except (OSError, ValueError) as exc:
@@ -243,7 +247,8 @@ def run_audit(args: argparse.Namespace) -> int:
     from p2p_durak.node.replay import audit_file
 
     try:
-        verdict = audit_file(args.transcript.read_bytes(), _rules_beside(args.transcript))
+        verdict = audit_file(args.transcript.read_bytes(), _rules_beside(args.transcript),
+                             output_lang(args.lang))
     except OSError as exc:
         print(f"durak audit: {exc}", file=sys.stderr)
         return 2

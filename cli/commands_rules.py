@@ -6,6 +6,7 @@ import argparse
 import json
 from typing import Any
 
+from p2p_durak.cli.terminal import add_lang_option, output_lang
 from p2p_durak.engine.presets import DEFAULT_PRESET, PRESETS, Preset
 
 
@@ -14,8 +15,7 @@ def register(subparsers: Any) -> None:
         "rules", help="list the rule presets and their state",
         description="List every rule preset: id, names, source and whether it works yet "
                     "(or which knobs are still pending).")
-    parser.add_argument("--lang", choices=("en", "ru"), default="en",
-                        help="language of the names (default: en)")
+    add_lang_option(parser)
     parser.add_argument("--json", action="store_true", help="print one JSON array instead")
     parser.add_argument("--markdown", action="store_true",
                         help="print the preset table of docs/rules.md instead")
@@ -55,10 +55,11 @@ def run(args: argparse.Namespace) -> int:
         print(json.dumps([preset_record(p) for p in presets], ensure_ascii=False))
         return 0
     working = sum(p.works for p in presets)
+    lang = output_lang(args.lang)
     for preset in presets:
         mark = "*" if preset.id == DEFAULT_PRESET else " "
-        other = preset.name_en if args.lang == "ru" else preset.name_ru
-        print(f"{mark} {preset.id:<22} {preset.name(args.lang)} ({other})")
+        other = preset.name_en if lang == "ru" else preset.name_ru
+        print(f"{mark} {preset.id:<22} {preset.name(lang)} ({other})")
         print(f"    source:  {preset.source}")
         print(f"    players: {', '.join(map(str, preset.players))}")
         print(f"    state:   {preset_state(preset)}")

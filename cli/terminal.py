@@ -13,6 +13,7 @@ the process received it (`/proc/self/environ` on Linux).
 
 from __future__ import annotations
 
+import argparse
 import codecs
 import locale
 import os
@@ -117,3 +118,16 @@ def choose_terminal(lang: str | None, ascii_option: bool | None,
     else:
         ascii_only = ascii_option
     return TerminalChoice(chosen, ascii_only, cyrillic)
+
+
+def add_lang_option(parser: argparse.ArgumentParser) -> None:
+    """`--lang` of the commands that print (host, join, resume, replay, rules, audit)."""
+    parser.add_argument("--lang", choices=LANGS, default=None,
+                        help="language of the output (default: from the locale)")
+
+
+def output_lang(option: str | None, environ: Mapping[str, str] | None = None) -> str:
+    """A printing command's language: `--lang` when given (even Russian where the terminal
+    may lack Cyrillic: the output may go to a file), else what `durak` would choose from the
+    locale — so `durak replay` speaks as the lobby does."""
+    return option or choose_terminal(None, None, environ).lang

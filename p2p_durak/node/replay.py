@@ -37,39 +37,53 @@ def _rules_for(start: Start) -> RuleSet:
                     "правила записи — не известный вариант")
 
 
-def audit_file(data: bytes, rules: RuleSet | None = None) -> Verdict:
+def audit_file(data: bytes, rules: RuleSet | None = None, lang: str = "en") -> Verdict:
+    def t(en: str, ru: str) -> str:
+        return ru if lang == "ru" else en
+
     try:
         transcript = Transcript.load(data)
         start_env = decode_envelope(transcript.start)
         start = start_env.message
         if not isinstance(start, Start):
-            return Verdict(False, "not a game transcript: the genesis is not a Start")
+            return Verdict(False, t("not a game transcript: the genesis is not a Start",
+                                    "это не запись игры: первая запись — не Start"))
         rules = rules or _rules_for(start)
         if rules.rules_hash() != start.rules_hash.hex():
-            return Verdict(False, "the rules given are not the rules this game was played by")
+            return Verdict(False, t("the rules given are not the rules this game was played by",
+                                    "данные правила — не те, по которым шла эта игра"))
         observer = TableMachine(start.game, -1, len(start.players), rules,
                                 random.Random(0).randbytes)
         report = audit(transcript, TableLogMachine(), observer)
     except (TranscriptError, ProtocolError) as exc:
-        return Verdict(False, f"not a transcript: {exc}")
+        return Verdict(False, t("not a transcript: ", "это не запись игры: ") + str(exc))
     except RuleError as exc:
-        return Verdict(False, f"cannot audit: {exc.message_en}")
-    except AuditError as exc:
-        return Verdict(False, f"FAILED at position {exc.seq}: {exc}")
+        return Verdict(False, t(f"cannot audit: {exc.message_en}",
+                                f"проверить нельзя: {exc.message_ru}"))
+    except AuditError as exc:  # (the reason is the protocol's, in English: it names a field)
+        return Verdict(False, t(f"FAILED at position {exc.seq}: {exc}",
+                                f"ОШИБКА в записи {exc.seq}: {exc}"))
     table = report.state
-    lines = [f"transcript of game {start.game.hex()} with {len(start.players)} players: "
-             f"{len(transcript.entries)} entries, every signature, hash link and move verified"]
+    players, entries = len(start.players), len(transcript.entries)
+    lines = [t(f"transcript of game {start.game.hex()} with {players} players: "
+               f"{entries} entries, every signature, hash link and move verified",
+               f"запись игры {start.game.hex()}, игроков {players}: записей {entries}, "
+               "каждая подпись, ссылка хэша и ход проверены")]
     if report.rejected:
-        lines.append(f"{len(report.rejected)} intents were refused at their position "
-                     "(raced or illegal), identically for every player")
+        lines.append(t(f"{len(report.rejected)} intents were refused at their position "
+                       "(raced or illegal), identically for every player",
+                       f"отклонено намерений: {len(report.rejected)} (опоздали или не по "
+                       "правилам), одинаково у всех игроков"))
     if table.game_number > 1:
-        lines.append(f"a series of {table.game_number} games at one table (this transcript "
-                     "holds them all; the last one is told below)")
+        lines.append(t(f"a series of {table.game_number} games at one table (this transcript "
+                       "holds them all; the last one is told below)",
+                       f"серия из {table.game_number} партий за одним столом (в записи все; "
+                       "ниже — последняя)"))
     audits = [e for e in table.history if isinstance(e, AuditFinished)]
     state = table.state
     if state is not None and state.result is not None:
         names = [p.name for p in start.players]
-        narrator = Narrator(state.game, names)
+        narrator = Narrator(state.game, names, lang)
         seated = next((e for e in reversed(table.history) if isinstance(e, Seated)), None)
         if seated is not None:
             narrator.seated(seated, names, state.game)
@@ -81,11 +95,14 @@ def audit_file(data: bytes, rules: RuleSet | None = None) -> Verdict:
     if table.audit is not None:
         cheats = [(n, c) for n, a in enumerate(audits, start=1) for c in a.cheaters]
         if cheats:
-            lines += [f"CHEAT: game {n}, seat {s}: {why}" for n, (s, why) in cheats]
+            lines += [t(f"CHEAT: game {n}, seat {s}: {why}", f"ОБМАН: партия {n}, место {s}: {why}")
+                      for n, (s, why) in cheats]
             return Verdict(False, "\n".join(lines), table)
-        lines.append("the deck audit (every key published) found every claim honest")
+        lines.append(t("the deck audit (every key published) found every claim honest",
+                       "проверка колоды (все ключи открыты): все заявки честные"))
     else:
-        lines.append("the game did not reach its end-of-game deck audit")
+        lines.append(t("the game did not reach its end-of-game deck audit",
+                       "игра не дошла до проверки колоды в конце"))
     return Verdict(True, "\n".join(lines), table)
 
 

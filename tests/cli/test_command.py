@@ -90,7 +90,7 @@ def test_host_refuses_a_bad_rule_option(rule: str, message: str,
                                         capsys: pytest.CaptureFixture[str]) -> None:
     """`durak host --rule`: the last case asks the default preset for щелковский's option,
     which needs a cap on the thrown-in cards only."""
-    assert main(["host", "--no-mdns", "--rule", rule]) == 2
+    assert main(["host", "--no-mdns", "--rule", rule, "--lang", "en"]) == 2
     assert message in capsys.readouterr().err
 
 

@@ -77,7 +77,7 @@ def _host(tmp_path: Path, port: int, started: list[subprocess.Popen[bytes]]
           ) -> subprocess.Popen[bytes]:
     return _start(["host", "--no-mdns", "--bind", "127.0.0.1", "--port", str(port), "--seats",
                    "3", "--bots", "easy", "--home", str(tmp_path / "a"), "--player", "Anna",
-                   "--json"], tmp_path / "host.out", started)
+                   "--json", "--lang", "en"], tmp_path / "host.out", started)
 
 
 def test_a_game_between_processes(tmp_path: Path,
@@ -86,8 +86,8 @@ def test_a_game_between_processes(tmp_path: Path,
     host = _host(tmp_path, port, processes)
     _wait_for(tmp_path / "host.out", "table «")
     joiner = _start(["join", f"127.0.0.1:{port}", "--bind", "127.0.0.1", "--home",
-                     str(tmp_path / "b"), "--player", "Boris", "--json"], tmp_path / "join.out",
-                    processes)
+                     str(tmp_path / "b"), "--player", "Boris", "--json", "--lang", "en"],
+                    tmp_path / "join.out", processes)
     assert _finish(joiner, tmp_path / "join.out") == 0
     assert _finish(host, tmp_path / "host.out") == 0
     mine, theirs = _summary(tmp_path / "join.out"), _summary(tmp_path / "host.out")
@@ -95,8 +95,8 @@ def test_a_game_between_processes(tmp_path: Path,
     assert mine["audit_clean"] is True
     assert (mine["durak"], mine["draw"]) == (theirs["durak"], theirs["draw"])
     transcript = next((tmp_path / "b" / "games").glob("*/transcript.durak"))
-    audit = subprocess.run([*DURAK, "audit", str(transcript)], capture_output=True, text=True,
-                           timeout=DEADLINE, check=False)
+    audit = subprocess.run([*DURAK, "audit", str(transcript), "--lang", "en"],
+                           capture_output=True, text=True, timeout=DEADLINE, check=False)
     assert audit.returncode == 0, audit.stdout + audit.stderr
     assert "every signature, hash link and move verified" in audit.stdout
 
@@ -107,11 +107,12 @@ def test_a_killed_player_rejoins_and_the_game_goes_on(
     host = _host(tmp_path, port, processes)
     _wait_for(tmp_path / "host.out", "table «")
     joiner = _start(["join", f"127.0.0.1:{port}", "--bind", "127.0.0.1", "--home",
-                     str(tmp_path / "b"), "--player", "Boris"], tmp_path / "join.out", processes)
+                     str(tmp_path / "b"), "--player", "Boris", "--lang", "en"],
+                    tmp_path / "join.out", processes)
     _wait_for(tmp_path / "join.out", "Done (бито):", 2)
     joiner.send_signal(signal.SIGKILL)
     joiner.wait(timeout=DEADLINE)
-    resumed = _start(["resume", "--home", str(tmp_path / "b"), "--json"],
+    resumed = _start(["resume", "--home", str(tmp_path / "b"), "--json", "--lang", "en"],
                      tmp_path / "resume.out", processes)
     assert _finish(resumed, tmp_path / "resume.out") == 0
     assert _finish(host, tmp_path / "host.out") == 0
