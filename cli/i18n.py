@@ -386,14 +386,18 @@ CATALOGUE: dict[str, tuple[str, str]] = {
                          "В Д К Т: валет, дама, король, туз"),
     "help.lobby_lines": (
         "↑ ↓           choose a table\n"
-        "Enter         join the chosen table\n"
+        "Enter         join the chosen table (none listed: play against bots)\n"
+        "Mouse         a click on a table joins it\n"
         "C             create a table (rules, players, options, bots)\n"
         "P             play alone against bots right now\n"
+        "B             in your table's waiting room: bots take the free seats\n"
         "L             switch language   Q quit",
         "↑ ↓           выбрать стол\n"
-        "Enter         сесть за выбранный стол\n"
+        "Enter         сесть за выбранный стол (столов нет — игра с ботами)\n"
+        "Мышь          щелчок по столу — сесть за него\n"
         "C (С)         создать стол (правила, игроки, настройки, боты)\n"
         "P (З)         сразу сыграть с ботами\n"
+        "B (И)         за своим столом до игры: боты на свободные места\n"
         "L (Д)         язык   Q (Й) выход"),
 }
 

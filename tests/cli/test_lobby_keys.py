@@ -104,7 +104,10 @@ async def test_create_help_language_and_back_by_keys_of_either_layout() -> None:
             assert not ui.exited.is_set()
             assert ui.controller.screen == "lobby"
             await ui.press("?")
-            assert "choose a table" in ui.screen()
+            help_screen = ui.screen()
+            assert "choose a table" in help_screen
+            assert "none listed: play against bots" in help_screen
+            assert "waiting room: bots take the free seats" in help_screen
             await ui.press("?")
             await ui.press("l")
             assert "Дурак — столы в сети" in ui.screen()
