@@ -20,7 +20,10 @@ L3. Fairness: when several seats may act, the sequencer waits `window_ms` after 
 L4. Proofs halt: two signed entries (or acks) for one position halt with EQUIVOCATION, an ack
     with another state hash with DIVERGENCE, a signed entry that breaks R2-R6 with
     INVALID_ENTRY. The halting peer broadcasts its evidence, and sends it again to any player
-    still talking to it, so that every honest peer halts with the same diagnosis.
+    still talking to it, so that every honest peer halts with the same diagnosis. A halted peer
+    still answers catch-up requests, and shows a player stuck on its last position that
+    entry's certificate, each followed by the evidence: a player behind the evidence's
+    position could not check it otherwise, and would wait silently.
 L5. Timing halts (sound while every message between live peers arrives within the delivery bound
     D, retransmissions included; ``omit_ms >= 2D`` and ``censor_ms >= window_ms + resend_ms +
     3D``): a live intent the sequencer leaves out of the next entry although this peer held it
@@ -481,7 +484,7 @@ class OrderingLog(Generic[S]):
         self._check_peer(from_seat)
         out: list[Effect[S]] = []
         if self._halted is not None:
-            self._show_evidence(from_seat, now_ms, out)
+            self._serve_halted(from_seat, data, now_ms, out)
             return out
         try:
             message, raw = self._decode(data)
@@ -1264,15 +1267,22 @@ class OrderingLog(Generic[S]):
         if parsed is None:
             return
         entries, acks, hint = parsed
+        refused = False
         if entries:
             if not self._absorb(from_seat, response.from_seq, entries, out):
                 return
             if acks:
-                self._certify(from_seat, acks, now, out)
+                refused = not self._certify(from_seat, acks, now, out)
             elif not response.more and self._scratch:
                 out.append(Dropped(from_seat, None, "last catch-up chunk without a certificate"))
                 self._scratch.clear()
                 return
+        if refused:
+            # Ask again only after the usual pause (`_catch_up` stays): a peer whose answers
+            # do not prove anything must not get a new request for each answer it sends.
+            if not response.more:
+                self._sync_needed.discard(from_seat)  # it answered, if uselessly
+            return
         if response.more:
             self._catch_up = None
             self._request_catch_up(from_seat, now, out)
@@ -1385,18 +1395,20 @@ class OrderingLog(Generic[S]):
                    f"seat {author} signed two entries for position {held.seq}",
                    (held_data, raw), out)
 
-    def _certify(self, from_seat: int, acks: list[bytes], now: int, out: list[Effect[S]]) -> None:
+    def _certify(self, from_seat: int, acks: list[bytes], now: int, out: list[Effect[S]]) -> bool:
+        """Commit the scratch entries if `acks` certify the last; False if they prove nothing."""
         if not self._scratch:
-            return  # nothing new: the chunk only repeated what we have committed
+            return True  # nothing new: the chunk only repeated what we have committed
         target = self._scratch[-1].head
         try:
             cert = check_certificate(self._g, target, acks, self._cache.open,
                                      self._members(target.state))
         except CertificateError as exc:
             if not exc.diverged:
+                self._check_own_ack(from_seat, target, acks, out)
                 out.append(Dropped(from_seat, exc.seat, exc.reason))
                 self._scratch.clear()
-                return
+                return False
             detail = exc.reason if exc.seat is not None else (
                 f"every player acked another state than this node computed for entry "
                 f"{target.seq}")
@@ -1410,6 +1422,27 @@ class OrderingLog(Generic[S]):
             self._flight = None
             self._suspects.clear()
         self._after_commit(now, out)
+        return True
+
+    def _check_own_ack(
+        self, from_seat: int, target: Head[S], acks: list[bytes], out: list[Effect[S]]
+    ) -> None:
+        """A player answering catch-up sends entries it committed, certified by the acks that
+        let it commit them, its own among them. Its own ack of the last one naming another
+        entry is an ack of an entry nobody shows — and it just showed the one it holds: a
+        phantom (rule L5's BOGUS_ACK, without the wait). Else a restarted player could never
+        learn that position, and would wait silently."""
+        for raw in acks:
+            try:
+                envelope = self._cache.open(raw)
+            except RemoteProtocolError:
+                continue
+            ack = envelope.message
+            if (isinstance(ack, Ack) and self._g.seat_of(envelope.author) == from_seat
+                    and ack.seq == target.seq and ack.entry_hash != target.hash):
+                self._halt(DiagnosisKind.BOGUS_ACK, from_seat, target.seq,
+                           f"seat {from_seat} certified entry {target.seq} with its own ack of "
+                           f"another entry", (raw,), out)
 
     def _check_acks_against(
         self, seq: int, cert: tuple[bytes, ...], out: list[Effect[S]]
@@ -1468,6 +1501,32 @@ class OrderingLog(Generic[S]):
             if envelope is not None:
                 out.append(Broadcast(envelope, raw))
         raise _Stop
+
+    def _serve_halted(
+        self, seat: int, data: bytes | Message, now: int, out: list[Effect[S]]
+    ) -> None:
+        """Rule L4 for a player that is behind the proof: it cannot check evidence for a
+        position it has not reached (an invalid entry needs the state before it), so a halted
+        log still hands out what it committed — a catch-up answer, or the certificate of its
+        last position to a player stuck there — and the evidence right after it."""
+        try:
+            message, _ = self._decode(data)
+        except RemoteProtocolError:
+            message = None
+        head = self._head
+        answered = False
+        if (isinstance(message, CatchUpRequest) and message.game == self._g.game
+                and 0 < message.from_seq <= head.seq + 1):
+            self._send(seat, self._catch_up_chunk(message.from_seq), out)
+            answered = True
+        elif (isinstance(message, Envelope) and isinstance(message.message, Ack | Entry)
+                and message.message.seq == head.seq and head.seq in self._certs):
+            sent = len(out)
+            self._send_certificate(seat, now, out)
+            answered = len(out) > sent
+        if answered:
+            self._clock.evidence_sent.pop(seat, None)  # what it can check now comes next
+        self._show_evidence(seat, now, out)
 
     def _show_evidence(self, seat: int, now: int, out: list[Effect[S]]) -> None:
         """A player still talking to us after we halted has not seen the proof: send it again

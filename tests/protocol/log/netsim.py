@@ -6,6 +6,9 @@ Everything runs on one simulated clock (an event heap); nothing sleeps. Players 
 random bots over full-information engine states (every test player knows the deck order: this
 tests ordering, not privacy); chance actions (deal, reveal, lots) are authored by the sequencer.
 
+The simulation counts the faults it actually injected (`Sim.faults`: drops, duplicates, delayed
+and reordered deliveries, kills), so a test can check that its plan did more than name them.
+
 Timing assumption (rule L5): a message between live players is delivered within
 ``max_delay_ms`` unless dropped, and the same bytes on the same link are dropped at most
 ``max_drops`` times, so retransmissions get through within the delivery bound.
@@ -179,6 +182,11 @@ class Sim:
         self._order = 0
         self._net = random.Random(f"net {plan.seed}")
         self._drops: Counter[tuple[int, int, bytes]] = Counter()
+        self._sent: Counter[tuple[int, int]] = Counter()  # messages put on each link so far
+        self._latest: dict[tuple[int, int], int] = {}  # newest message delivered on each link
+        self.faults: Counter[str] = Counter()
+        """What the network did: "drop", "dup", "delay", "reorder" and "kill" counts."""
+        self._kills_due = len(plan.kills)  # kills (and their restarts) still to happen
         self.delivered = 0
         self.cache = EnvelopeCache(1 << 16)  # shared: one verification per envelope
         # What each honest player signed: (seat, counter, based_on) -> intent actions, and
@@ -269,13 +277,18 @@ class Sim:
         if not target.alive:
             return
         copies = 2 if plan.dup and self._net.random() < plan.dup else 1
+        self.faults["dup"] += copies - 1
+        self._sent[src, dst] += 1
+        number = self._sent[src, dst]
         for _ in range(copies):
             key = (src, dst, data)
             if plan.drop and self._net.random() < plan.drop and self._drops[key] < plan.max_drops:
                 self._drops[key] += 1
+                self.faults["drop"] += 1
                 continue
             delay = self._net.randint(0, plan.max_delay_ms) if plan.max_delay_ms else 0
-            self._push(now + delay, "deliver", (src, dst, data, target.incarnation))
+            self.faults["delay"] += delay > 0
+            self._push(now + delay, "deliver", (src, dst, data, target.incarnation, number))
 
     # ---- the loop ---------------------------------------------------------------------------
 
@@ -288,15 +301,20 @@ class Sim:
             events += 1
             assert events < max_events, "the simulation does not settle"
             getattr(self, "_on_" + kind)(*args)
-            if max_entries is not None and all(
-                p.log.seq >= max_entries or p.log.halted for p in self.peers
+            if max_entries is not None and not self._kills_due and all(
+                p.log.halted or (p.log.seq >= max_entries and not p.log.recovering)
+                for p in self.peers
             ):
                 break
 
-    def _on_deliver(self, src: int, dst: int, data: bytes, incarnation: int) -> None:
+    def _on_deliver(self, src: int, dst: int, data: bytes, incarnation: int, number: int) -> None:
         peer = self.peers[dst]
         if not peer.alive or peer.incarnation != incarnation or not peer.inbound(src, data):
             return
+        if number < self._latest.get((src, dst), 0):
+            self.faults["reorder"] += 1  # overtaken by a message sent after it on this link
+        else:
+            self._latest[src, dst] = number
         self.delivered += 1
         self.effects(peer, peer.log.receive(src, data, self.now), self.now)
 
@@ -315,7 +333,9 @@ class Sim:
     def _on_kill(self, kill: Kill) -> None:
         peer = self.peers[kill.seat]
         if not peer.alive:
+            self._kills_due -= 1  # already down: this kill changes nothing
             return
+        self.faults["kill"] += 1
         # The journal: a committed prefix (perhaps lagging) and, written ahead, its last
         # signed entry.
         keep = max(0, peer.log.seq - kill.journal_lag)
@@ -331,6 +351,7 @@ class Sim:
         self._push(self.now + kill.down_ms, "restart", (kill.seat,))
 
     def _on_restart(self, seat: int) -> None:
+        self._kills_due -= 1
         peer = self.peers[seat]
         journal, signed = peer.journal  # type: ignore[attr-defined]
         peer.log = OrderingLog.resume(IDENTITIES[seat], journal, self.machine, self.initial,
