@@ -39,6 +39,15 @@ def clip_text(text: str, width: int) -> str:
     return "".join(out) + "…" if width > 0 else ""
 
 
+def pad_text(text: str, width: int, align: str = "<") -> str:
+    """`text` padded to at least `width` cells, left (`<`) or right (`>`) aligned: a column of
+    a table (`clip_text` first where the column must not grow). `f"{name:<20}"` counts
+    characters, and a CJK character or an emoji is two cells wide, so such a name would push
+    the next columns out of line."""
+    blanks = " " * max(0, width - get_cwidth(text))
+    return blanks + text if align == ">" else text + blanks
+
+
 def fit(line: Sequence[Fragment], width: int, style: str = "") -> Line:
     """The line cut or padded with spaces to exactly `width` cells."""
     out: Line = []
@@ -120,7 +129,8 @@ TRANSLITERATION = str.maketrans(
 
 def asciify(lines: Iterable[Line], *, transliterate: bool = False) -> list[Line]:
     """Lines with one-cell ASCII stand-ins for symbols (and Latin for Cyrillic words); what
-    has no stand-in (a `№` or an emoji in a table's name) becomes `?`. Without
+    has no stand-in (a `№` or an emoji in a table's name) becomes `?` (`??` where it was two
+    cells wide). Without
     `transliterate` Russian letters stay (a KOI8-R terminal shows them).
 
     Transliteration changes widths, so only fragments that end a line or hold prose may
@@ -131,7 +141,9 @@ def asciify(lines: Iterable[Line], *, transliterate: bool = False) -> list[Line]
             text = text.translate(TRANSLITERATION)
         if text.isascii():
             return text
-        return "".join(ch if ch.isascii() or ch in _RUSSIAN_LETTERS else "?" for ch in text)
+        # a wide character (CJK, emoji) becomes as many `?` as it took cells: columns keep
+        return "".join(ch if ch.isascii() or ch in _RUSSIAN_LETTERS else "?" * get_cwidth(ch)
+                       for ch in text)
 
     return [[(f[0], convert(f[1]), *f[2:]) for f in line] for line in lines]
 

@@ -3,7 +3,7 @@ scores of a scored game, and the series so far."""
 
 from __future__ import annotations
 
-from p2p_durak.cli.canvas import Line, fit, wrap
+from p2p_durak.cli.canvas import Line, clip_text, fit, pad_text, wrap
 from p2p_durak.cli.cardtext import CardText
 from p2p_durak.cli.i18n import Look
 from p2p_durak.engine.setup import ladder_after, long_durak, next_titles
@@ -113,11 +113,12 @@ def render_end_panel(snap: TableSnapshot, look: Look, cards: CardText,
     pogony = [int(x) for x in snap.extra.get(EXTRA_POGONY, "").split(",") if x.isdigit()]
     show_pogony = any(pogony)
     points = [int(x) for x in snap.extra.get(EXTRA_SCORES, "").split(",") if x.isdigit()]
-    header = f" {m('over.series', n=snap.game_number):<28} {m('over.col.duraks'):>8}"
+    header = f" {pad_text(m('over.series', n=snap.game_number), 28)} " \
+        + pad_text(m("over.col.duraks"), 8, ">")
     if show_pogony:
-        header += f" {m('over.col.pogony'):>8}"
+        header += " " + pad_text(m("over.col.pogony"), 8, ">")
     if points:
-        header += f" {m('over.col.points'):>8}"
+        header += " " + pad_text(m("over.col.points"), 8, ">")
     lines.append([("class:label", header)])
     for seat in range(len(snap.seats)):
         if snap.seats[seat].is_dummy:
@@ -126,7 +127,8 @@ def render_end_panel(snap: TableSnapshot, look: Look, cards: CardText,
         duraks = snap.duraks[seat] if seat < len(snap.duraks) else 0
         partner = _teams(snap) and state is not None and seat != snap.my_seat and \
             state.game.team[seat] == state.game.team[snap.my_seat]
-        row = f" {'★' if partner else ' '} {name[:26]:<26} {duraks:>8}"  # ★ as at the table
+        mark = "★" if partner else " "  # as at the table
+        row = f" {mark} {pad_text(clip_text(name, 26), 26)} {duraks:>8}"
         if show_pogony and seat < len(pogony):
             row += f" {pogony[seat]:>8}"
         if seat < len(points):

@@ -29,8 +29,8 @@ CATALOGUE: dict[str, tuple[str, str]] = {
     "lobby.empty": ("No tables found yet. Play against bots now (Enter) or create a table (C).",
                     "Столов пока нет. Сыграйте с ботами сейчас (Enter) или создайте стол (C)."),
     # 80 columns: the timer's cell keeps 20 for «15 с, потом проигрыш»
-    "lobby.columns": ("{name:<20} {variant:<20} {players:>7} {free:>5}  {timer}",
-                      "{name:<20} {variant:<20} {players:>7} {free:>5}  {timer}"),
+    "lobby.columns": ("{name} {variant} {players} {free}  {timer}",  # (padded by the view)
+                      "{name} {variant} {players} {free}  {timer}"),
     "lobby.col.name": ("Table", "Стол"),
     "lobby.col.variant": ("Variant", "Вариант"),
     "lobby.col.players": ("Players", "Игроки"),

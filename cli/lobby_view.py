@@ -5,7 +5,7 @@ from __future__ import annotations
 import functools
 
 from p2p_durak.cli.backend import TableOptions
-from p2p_durak.cli.canvas import Line, clickable, clip_text, fit, pad_lines, wrap
+from p2p_durak.cli.canvas import Line, clickable, clip_text, fit, pad_lines, pad_text, wrap
 from p2p_durak.cli.i18n import Look
 from p2p_durak.cli.lobby_ui import FIELDS, GRACES, TIMERS, CreateForm, LobbyUi
 from p2p_durak.cli.table_view import Post, clocks_text, preset_name
@@ -21,6 +21,16 @@ def _frame(title: str, body: list[Line], bottom: list[Line], width: int,
 
 
 CHANGED_MARK = "*"
+LOBBY_COLUMNS = {"name": ("<", 20), "variant": ("<", 20), "players": (">", 7), "free": (">", 5)}
+"""How wide each column of the lobby's list is, in cells (the timer's, the last, is free)."""
+
+
+def _columns(look: Look, **values: str) -> str:
+    """One row of the lobby's list: each value padded to its column's cells (the names are
+    cut to them first)."""
+    return look.messages("lobby.columns", **{
+        key: pad_text(value, LOBBY_COLUMNS[key][1], LOBBY_COLUMNS[key][0])
+        if key in LOBBY_COLUMNS else value for key, value in values.items()})
 
 
 @functools.lru_cache(maxsize=512)  # (hashes come from the network: bounded)
@@ -36,9 +46,9 @@ def render_lobby(lobby: LobbyUi, look: Look, width: int, height: int,
     """`you`: the name this player sits down with (said once, with how to change it)."""
     m = look.messages
     body: list[Line] = []
-    header = m("lobby.columns", name=m("lobby.col.name"), variant=m("lobby.col.variant"),
-               players=m("lobby.col.players"), free=m("lobby.col.free"),
-               timer=m("lobby.col.timer"))
+    header = _columns(look, name=m("lobby.col.name"), variant=m("lobby.col.variant"),
+                      players=m("lobby.col.players"), free=m("lobby.col.free"),
+                      timer=m("lobby.col.timer"))
     body.append([("class:label", "   " + header)])
     listed = lobby.listed()
     if not listed:
@@ -51,9 +61,9 @@ def render_lobby(lobby: LobbyUi, look: Look, width: int, height: int,
             else table.variant
         if changes_its_preset(table.variant, table.rules_hash):
             variant = clip_text(variant, 19) + CHANGED_MARK
-        row = m("lobby.columns", name=clip_text(table.name, 20), variant=clip_text(variant, 20),
-                players=f"{table.seats_taken}/{table.seats}", free=table.seats_free,
-                timer=clocks_text(table.timer, look))
+        row = _columns(look, name=clip_text(table.name, 20), variant=clip_text(variant, 20),
+                       players=f"{table.seats_taken}/{table.seats}", free=str(table.seats_free),
+                       timer=clocks_text(table.timer, look))
         style = "class:lobby.row.chosen" if chosen else (
             "class:lobby.row" if table.seats_free else "class:dim")
         on_click = None if post is None else (lambda i=index: post(f"click:row:{i}"))
@@ -131,7 +141,7 @@ def render_create(form: CreateForm, base: TableOptions, look: Look, width: int,
         label = m("create.bots" if name == "bots" else f"create.{name}")
         value = _value(form, name, look)
         body.append([("class:waiting", " ▶ " if focused else "   "),
-                     ("class:form.label", f"{label:<24}"),
+                     ("class:form.label", pad_text(label, 24)),
                      (style, f"{arrows[0]}{value}{arrows[1]}" if focused else f"  {value}")])
         if name == "preset":
             for text in wrap(form.preset.description(look.lang), width - 8, 3):
