@@ -62,6 +62,11 @@ class Player:
         await self.until(lambda: all(text in self.screen() for text in texts))
         return self.screen()
 
+    async def dealt(self) -> None:
+        """Wait until this player's game is dealt (a snapshot with a state)."""
+        await self.until(lambda: self.controller.table.snapshot is not None
+                         and self.controller.table.snapshot.state is not None)
+
     def row(self, name: str) -> str:
         """The lobby's row of the table `name` (the list lives on behind other screens)."""
         lines = plain(render_lobby(self.controller.lobby, self.controller.look, 80, 24))
@@ -141,10 +146,8 @@ async def test_a_table_from_the_form_is_listed_joined_and_plays_the_forms_rules(
         assert f": {host_fingerprint} (сверяется при входе)" in lobby
 
         await masha.press("enter")  # join the chosen table; the game starts at once
-        await masha.until(lambda: masha.controller.table.snapshot is not None
-                          and masha.controller.table.snapshot.state is not None)
-        await sasha.until(lambda: sasha.controller.table.snapshot is not None
-                          and sasha.controller.table.snapshot.state is not None)
+        await masha.dealt()
+        await sasha.dealt()
         for player in (sasha, masha):
             snap = player.controller.table.snapshot
             assert snap is not None
@@ -211,8 +214,7 @@ async def test_the_host_fills_the_free_seats_with_bots_and_the_game_starts(
 
         await host.press("b")
         for player in (host, guest):
-            await player.until(lambda p=player: p.controller.table.snapshot is not None
-                               and p.controller.table.snapshot.state is not None)
+            await player.dealt()
             snap = player.controller.table.snapshot
             assert snap is not None
             assert sorted(s.name for s in snap.seats) == ["Anna", "Boris", "Player",
@@ -224,6 +226,22 @@ async def test_the_host_fills_the_free_seats_with_bots_and_the_game_starts(
             ("Anna", "hard"), ("Boris", "hard")]
 
 
+async def masha_quits_mid_game(sasha: Player, masha: Player) -> list[float]:
+    """Sasha's table for three with a bot, Masha seated, the game dealt; when Masha's app
+    quits (the times it was told to)."""
+    quit_at: list[float] = []
+    masha.controller.exit_app = lambda: quit_at.append(trio.current_time())
+    await sasha.press("c")
+    await sasha.field("network_bots")
+    await sasha.press("right")
+    await sasha.field("network")
+    await sasha.press("enter")
+    await masha.until(lambda: "2/3" in masha.row("Sasha"))
+    await masha.press("enter")
+    await masha.dealt()
+    return quit_at
+
+
 async def test_ctrl_c_mid_game_leaves_gracefully_before_quitting(tmp_path: Path) -> None:
     """Ctrl-C at a networked table: the node plays its leave out (the others are told at the
     end of the bout and play on, instead of waiting out the grace period for a vanished
@@ -231,17 +249,7 @@ async def test_ctrl_c_mid_game_leaves_gracefully_before_quitting(tmp_path: Path)
     from p2p_durak.cli.net_backend import NetworkSeat
 
     async with two_players(tmp_path) as (sasha, masha):
-        quit_at: list[float] = []
-        masha.controller.exit_app = lambda: quit_at.append(trio.current_time())
-        await sasha.press("c")
-        await sasha.field("network_bots")
-        await sasha.press("right")
-        await sasha.field("network")
-        await sasha.press("enter")
-        await masha.until(lambda: "2/3" in masha.row("Sasha"))
-        await masha.press("enter")
-        await masha.until(lambda: masha.controller.table.snapshot is not None
-                          and masha.controller.table.snapshot.state is not None)
+        quit_at = await masha_quits_mid_game(sasha, masha)
         seat = masha.controller.session
         assert isinstance(seat, NetworkSeat)
         assert "Выходим из-за стола после этого кона" in await masha.press("c-c")
@@ -262,16 +270,7 @@ async def test_ctrl_c_mid_game_leaves_gracefully_before_quitting(tmp_path: Path)
 
 async def test_a_second_ctrl_c_quits_at_once(tmp_path: Path) -> None:
     async with two_players(tmp_path) as (sasha, masha):
-        quit_at: list[float] = []
-        masha.controller.exit_app = lambda: quit_at.append(trio.current_time())
-        await sasha.press("c")
-        await sasha.field("network")
-        await sasha.press("enter")
-        await masha.until(lambda: "1/3" in masha.row("Sasha"))
-        await masha.press("enter")
-        await sasha.press("b")
-        await masha.until(lambda: masha.controller.table.snapshot is not None
-                          and masha.controller.table.snapshot.state is not None)
+        quit_at = await masha_quits_mid_game(sasha, masha)
         await masha.press("c-c")
         assert not quit_at
         await masha.press("c-c")
