@@ -46,9 +46,9 @@ def settle(sim: Sim) -> None:
     sim.run(until_ms=sim.now + 30_000)
 
 
-def play_to_the_race(plan: Plan) -> Sim:
+def play_to_the_race(plan: Plan, peer_class: dict[int, type[Peer]] | None = None) -> Sim:
     """Deal, claims, lead 7♠, beat with 8♠: the table just before the five throw-ins."""
-    sim = Sim(6, plan, game=GAME, deck=race_deck(), bots=False)
+    sim = Sim(6, plan, game=GAME, deck=race_deck(), bots=False, peer_class=peer_class or Peer)
     sim.commit_hooks.append(check_bout_limits)
     deck = GAME.deck
     while True:

@@ -1,22 +1,25 @@
 """Five attackers throw in at the same instant (6 players, app_podkidnoy): every peer converges to
 one identical state, the fair order (not the sequencer, not the network) decides who gets in,
 and the bout limit (≤ 6 attack cards, ≤ 5 in the first bout, never more uncovered cards than the
-defender holds) is never exceeded — in the race, and for the rest of the game."""
+defender holds) is never exceeded — in the race, and for the rest of the game. A sequencer that
+signs the race in another order is named by every other peer (rule R5)."""
 
 from __future__ import annotations
 
 import itertools
+from dataclasses import replace
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from p2p_durak.engine import State
-from p2p_durak.protocol.envelope import decode_envelope
+from p2p_durak.protocol.envelope import Envelope, decode_envelope
 from p2p_durak.protocol.log_chain import fairness_key, read_item
+from p2p_durak.protocol.log_effects import Broadcast, DiagnosisKind, SendTo
 from p2p_durak.protocol.messages import Entry, RejectCode
 
-from .netsim import Plan, Sim
+from .netsim import GAME_ID, IDENTITIES, Peer, Plan, Sim
 from .race import GAME, THROWS, play_to_the_race, throw_all
 
 
@@ -92,3 +95,39 @@ def test_racing_throw_ins_converge_under_faults(
     sim.resume_bots()  # and the rest of the game, with the limits checked at every commit
     sim.run(max_entries=50)
     assert_converged(sim)
+
+
+class SwappingSequencer(Peer):
+    """The defender, sequencing the race, signs the five throw-ins with the first two swapped:
+    the thrower the fair order put second gets in first."""
+
+    def outbound(self, effect: Broadcast | SendTo) -> list[tuple[int, bytes]]:
+        sends = super().outbound(effect)
+        envelope = effect.message
+        if not (isinstance(envelope, Envelope) and isinstance(envelope.message, Entry)
+                and envelope.author == IDENTITIES[self.seat].peer_id
+                and len(envelope.message.intents) > 1):
+            return sends
+        entry = envelope.message
+        first, second, *rest = entry.intents
+        swapped = replace(entry, intents=(second, first, *rest))
+        data = Envelope.seal(IDENTITIES[self.seat], GAME_ID, swapped).encode()
+        return [(dst, data) for dst, _ in sends]
+
+
+def test_a_sequencer_that_orders_the_race_its_own_way_is_named() -> None:
+    """Every peer checks the order (rule R5): the swapped entry is refused by all five others
+    as INVALID_ENTRY naming the defender, with the reason, and nothing of it is committed."""
+    sim = play_to_the_race(Plan(seed=1), peer_class={2: SwappingSequencer})
+    sim.peers[2].honest = False
+    before = sim.peers[0].log.seq
+    throw_all(sim)
+    for peer in sim.honest():
+        verdict = peer.halted
+        assert verdict is not None, f"seat {peer.seat} did not notice"
+        assert (verdict.kind, verdict.seat, verdict.seq) == (
+            DiagnosisKind.INVALID_ENTRY, 2, before + 1)
+        assert "fair order" in verdict.detail
+        assert peer.log.seq == before
+        assert len(peer.log.state.table) == 1  # the lead, beaten: no throw-in got in
+    sim.check_agreement()
