@@ -30,7 +30,8 @@ SUIT_ORDER = (int(Suit.SPADES), int(Suit.HEARTS), int(Suit.CLUBS), int(Suit.DIAM
 """Plain suits alternate colours, so neighbouring groups are easy to tell apart."""
 SUIT_LETTERS_RU = ("п", "т", "б", "ч")
 """пики, трефы, бубны, черви: the Russian UI's suits where ♠ cannot be shown (`Дб`, `10ч`).
-Its ranks stay Russian: the ASCII ten "T" would read as туз there."""
+Its ranks stay Russian: the ASCII ten "T" would read as туз there; so do the jokers and the
+blank (`Дж*R`, `Пуст`)."""
 
 
 class CardText:
@@ -47,8 +48,12 @@ class CardText:
         face = self.game.deck.faces[card]
         # two decks (большой, щелковский): the copies look alike, as on a real table; the
         # engine's «A♦#1» is for logs and tests
-        if self.ascii_only and self.lang == "ru" and face.kind is Kind.NORMAL:
-            return RANK_RU[face.rank] + SUIT_LETTERS_RU[face.suit]
+        if self.ascii_only and self.lang == "ru":
+            if face.kind is Kind.NORMAL:
+                return RANK_RU[face.rank] + SUIT_LETTERS_RU[face.suit]
+            # «Дж*R», «Пуст» hold no symbol: Russian as the ranks beside them (the engine's
+            # ASCII «J*R», «BL» would be the only Latin card names on a Russian screen)
+            return face.text(self.lang)
         return face.text(self.lang, ascii_only=self.ascii_only)
 
     @cached_property

@@ -36,8 +36,19 @@ def test_a_joker_in_my_hand_is_shown_and_playable_as_a_lead() -> None:
     snap = snapshot_of(state, preset="s_jokerom")
     assert any(a.cards == (joker,) for a in snap.legal)
     for look, text in ((Look("en", False), "J*R"), (Look("ru", False), "Дж*R"),
-                       (Look("en", True), "J*R")):
+                       (Look("en", True), "J*R"), (Look("ru", True), "Дж*R")):
         assert f"[{text:>3}]" in _screen(state, "s_jokerom", look)
+
+
+def test_the_russian_ascii_screen_names_the_special_cards_in_russian() -> None:
+    """Russian without suit symbols (a KOI8-R terminal, `--ascii --lang ru`) writes the ranks
+    in Russian (`Дп`, `10ч`); the jokers and the blank too, not the English ASCII `J*R`, `BL`."""
+    for preset, special in (("s_dvumya_jokerami", {"Дж*B", "Дж*R"}), ("pustyshka", {"Пуст"})):
+        state = find_state(lambda s: s.phase == LEAD, preset=preset, players=2)
+        cards = CardText(state.game, "ru", True)
+        names = {cards(c) for c in range(state.game.n_cards)
+                 if state.game.deck.faces[c].kind is not Kind.NORMAL}
+        assert names == special
 
 
 def test_a_joker_turned_as_trump_shows_its_pair_of_suits() -> None:
