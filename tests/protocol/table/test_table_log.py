@@ -5,15 +5,17 @@ from __future__ import annotations
 
 import random
 from collections import deque
+from dataclasses import replace
 
 import pytest
 
 from p2p_durak import engine as eng
 from p2p_durak.engine.presets import get_preset
 from p2p_durak.protocol import codec
-from p2p_durak.protocol.envelope import Envelope
+from p2p_durak.protocol.envelope import Envelope, decode_envelope
 from p2p_durak.protocol.identity import Identity
 from p2p_durak.protocol.log import OrderingLog
+from p2p_durak.protocol.log_chain import fairness_key, read_item
 from p2p_durak.protocol.log_effects import (
     Broadcast,
     Committed,
@@ -22,9 +24,10 @@ from p2p_durak.protocol.log_effects import (
     Rejected,
     SendTo,
 )
-from p2p_durak.protocol.messages import PlayerInfo, Start
+from p2p_durak.protocol.messages import Ack, Entry, Intent, PlayerInfo, Start
 from p2p_durak.protocol.table import AuditFinished, Moved, TableMachine
 from p2p_durak.protocol.table_log import TableLogMachine
+from p2p_durak.protocol.transcript import AuditError, Transcript, audit, replay
 
 GAME_ID = b"table-log-test!!"
 
@@ -187,3 +190,72 @@ def test_a_party_restarting_while_an_entry_is_in_flight_catches_up_and_the_game_
     pump(lambda: all(log.state.audit is not None for log in logs))
     assert len({log.state_hash for log in logs}) == 1
     assert dropped == [], "honest catch-up answers were refused"
+
+
+def _rebuilt(logs: list[OrderingLog[TableMachine]], k: int, state_hash: bytes,
+             tamper: bytes | None) -> Transcript:
+    """Entries 1 … k of the game's transcript, entry k's deck steps re-signed by their authors
+    (the first one's deck message replaced by `tamper` if given) and re-ordered fairly, entry
+    k re-signed by its sequencer, and a certificate of every player's ack naming `state_hash`:
+    what a forger holding every key could write."""
+    ids = [Identity.from_seed(bytes([3, p]) * 16) for p in range(len(logs))]
+    original = logs[0].transcript()
+    genesis = logs[0].genesis
+    old = decode_envelope(original.entries[k - 1]).message
+    assert isinstance(old, Entry)
+    items = []
+    for number, raw in enumerate(old.intents):
+        intent = decode_envelope(raw).message
+        assert isinstance(intent, Intent)
+        kind, _ = codec.decode(intent.action)
+        assert kind == 0  # a deck step
+        if number == 0 and tamper is not None:
+            intent = replace(intent, action=codec.encode((0, tamper)))
+        data = Envelope.seal(ids[intent.seat], GAME_ID, intent).encode()
+        items.append(read_item(genesis, decode_envelope(data), data))
+    items.sort(key=lambda item: fairness_key(old.prev_hash, item))
+    entry = replace(old, intents=tuple(item.data for item in items))
+    entry_data = Envelope.seal(ids[old.sequencer], GAME_ID, entry).encode()
+    acks = tuple(Envelope.seal(ids[p], GAME_ID, Ack(k, codec.sha256(entry_data), state_hash))
+                 .encode() for p in range(len(logs)))
+    return Transcript(original.start, (*original.entries[: k - 1], entry_data), acks)
+
+
+def test_the_deck_travels_in_the_transcript_and_the_audit_checks_it() -> None:
+    """Every deck step is an intent in an entry: the saved transcript, audited by an observer
+    in no seat (as `durak audit` does), replays into the very state every party holds, the
+    whole game's deck included. A deck step rewritten and re-signed by someone holding every
+    key (a key reveal that does not open its commitment) is refused by the deck's own check
+    — the entry's certificate then names a state no honest replay reaches."""
+    logs = _table(3, "app_podkidnoy", seed=3)
+    commits = _play(logs, seed=3)
+    rules = get_preset("app_podkidnoy").rules
+
+    def observer() -> TableMachine:
+        return TableMachine(GAME_ID, -1, 3, rules, random.Random(0).randbytes)
+
+    transcript = Transcript.load(logs[0].transcript().save())
+    steps = [codec.decode(decode_envelope(i).message.action)[0]  # type: ignore[union-attr]
+             for raw in transcript.entries
+             for i in decode_envelope(raw).message.intents]  # type: ignore[union-attr]
+    assert steps.count(0) > 10  # deck steps, inside entries like every move
+    report = audit(transcript, TableLogMachine(), observer())
+    assert report.head.state_hash == logs[0].state_hash
+    assert report.state.audit == AuditFinished(())
+    final = replay(transcript, TableLogMachine(), observer()).state
+    assert final is not None
+    assert logs[0].state.state is not None
+    assert eng.state_hash(final) == eng.state_hash(logs[0].state.state)  # (public: no hands)
+
+    k = 2  # every party's key reveal
+    at_k = commits[0][k - 1]
+    assert at_k.seq == k
+    control = _rebuilt(logs, k, at_k.state_hash, tamper=None)
+    assert audit(control, TableLogMachine(), observer()).head.state_hash == at_k.state_hash
+    first = decode_envelope(decode_envelope(transcript.entries[k - 1]).message.intents[0])
+    step = codec.decode(first.message.action)[1]  # type: ignore[union-attr]
+    forged = _rebuilt(logs, k, at_k.state_hash, tamper=step[:-1] + bytes([step[-1] ^ 1]))
+    with pytest.raises(AuditError) as error:
+        audit(forged, TableLogMachine(), observer())
+    assert error.value.seq == k
+    assert "state hash" in error.value.reason
