@@ -23,10 +23,25 @@ def rules_summary(rules: RuleSet, look: Look) -> str:
     return " · ".join(parts)
 
 
+def _claims(rules: RuleSet) -> bool:
+    """Whether the first attacker of a first game is found by showing cards (the claim phase,
+    engine/setup.py `choose_first_attacker`): not where the seat left of the dealer or the six
+    of spades leads."""
+    return rules.first_attacker_first_game != "left_of_dealer" \
+        and rules.trump_rule != "personal_six"
+
+
 def _variant_keys(rules: RuleSet | None) -> list[str]:
-    """The help lines of the keys only some variants have: those of these rules (all of them
-    when the rules are not known)."""
+    """The help lines of the keys only some rules use: those of these rules (all of them
+    when the rules are not known). R and S say nothing at a table without a transfer or a
+    card to show, so they are listed only where they do something."""
+    lowest_card = rules is not None and rules.first_attacker_first_game == "lowest_card"
     wanted = {
+        "transfer": rules is None or rules.transfer,
+        "chain": rules is None or rules.take_rule == "chain_pass",
+        "claim": rules is None or (_claims(rules) and not lowest_card),
+        "claim_card": rules is not None and _claims(rules) and lowest_card,
+        "show": rules is None or rules.transfer_by_showing != "off",
         "proezdnoy": rules is None or rules.transfer_by_showing == "backward_proezdnoy",
         "lead_stock": rules is None or rules.lead_from_stock,
         "doubt": rules is None or rules.defence_visibility == "face_down_challengeable",
@@ -35,6 +50,13 @@ def _variant_keys(rules: RuleSet | None) -> list[str]:
         "dummy": rules is None or bool(rules.dummy_hand),
     }
     return [f"help.key.{name}" for name, shown in wanted.items() if shown]
+
+
+def table_keys(rules: RuleSet | None, look: Look) -> list[str]:
+    """The help lines of a table's keys: those these rules use (every one for None)."""
+    m = look.messages
+    return [line for key in ("help.key_lines", *_variant_keys(rules), "help.key_tail")
+            for line in m(key).split("\n")]
 
 
 def card_legend(look: Look) -> str:
@@ -56,8 +78,13 @@ def render_help(preset_id: str, rules: RuleSet | None, players: int | None, look
     if lobby or keys_of:
         keys = m(keys_of or "help.lobby_lines").split("\n")
     else:
-        keys = [line for key in ("help.key_lines", *_variant_keys(rules), "help.key_tail")
-                for line in m(key).split("\n")]
+        keys = table_keys(rules, look)
+    if lobby:  # every table key, where the screen has room for them all
+        every = table_keys(None, look)
+        if height - 6 - len(keys) >= len(every):
+            keys += ["", m("help.at_table") + ":", *every]
+        else:
+            keys += ["", m("help.at_table_short")]
     # the description gives way to the keys on a short screen (title, blank, rules, deck, two
     # lines of options, blank, keys heading and the closing line take nine)
     described = max(1, min(5, height - 9 - len(keys)))

@@ -329,18 +329,29 @@ CATALOGUE: dict[str, tuple[str, str]] = {
         "↑ ↓  Tab      choose the attack card on the table to beat\n"
         "B             beat the chosen attack card with the chosen card\n"
         "T             take the cards (беру)\n"
-        "P             pass, done (бито / пас); no trump in the first-move check\n"
-        "R             transfer with the chosen card (перевод)\n"
-        "S             show a trump: your lowest one, or to transfer by showing",
+        "P             pass, done (бито / пас)",
         "1…9, 0        сыграть карту с этим номером (Shift+1…0: карты 11…20)\n"
         "← →  Enter    выбрать карту, сыграть её\n"
         "Пробел        отметить несколько карт одного достоинства, Enter — ход ими\n"
         "↑ ↓  Tab      выбрать карту на столе, которую бить\n"
         "B (И)         побить выбранную карту выбранной картой\n"
         "T (Е)         беру\n"
-        "P (З)         бито / пас; «нет козыря» при выборе первого хода\n"
-        "R (К)         перевести выбранной картой\n"
-        "S (Ы)         показать козырь: младший, или для перевода показом"),
+        "P (З)         бито / пас"),
+    "help.key.claim": (
+        "S             first move: show your lowest trump (P: you have none)",
+        "S (Ы)         первый ход: показать младший козырь (P — козыря нет)"),
+    "help.key.claim_card": (
+        "S             first move: show your lowest card",
+        "S (Ы)         первый ход: показать свою младшую карту"),
+    "help.key.transfer": (
+        "R             transfer with the chosen card (перевод)",
+        "R (К)         перевести выбранной картой"),
+    "help.key.chain": (
+        "R             крестовый: take the first card, pass the chosen one on",
+        "R (К)         крестовый: взять первую карту, передать дальше выбранную"),
+    "help.key.show": (
+        "S             transfer by showing a trump of the attack rank",
+        "S (Ы)         перевести, показав козырь того же достоинства"),
     "help.key.proezdnoy": (
         "              (щелковский «проездной»: the cards go back to the player before)",
         "              (щелковский «проездной»: карты уходят назад, предыдущему игроку)"),
@@ -399,6 +410,9 @@ CATALOGUE: dict[str, tuple[str, str]] = {
         "P (З)         сразу сыграть с ботами\n"
         "B (И)         за своим столом до игры: боты на свободные места\n"
         "L (Д)         язык   Q (Й) выход"),
+    "help.at_table": ("At a table", "За столом"),
+    "help.at_table_short": ("At a table, ? lists the keys its rules use.",
+                            "За столом ? покажет клавиши для его правил."),
 }
 
 SUIT_NAMES: dict[str, tuple[str, str, str, str]] = {
