@@ -7,6 +7,8 @@ Which language and symbols a terminal gets is decided in `cli/terminal.py`.
 from __future__ import annotations
 
 from p2p_durak.cli.terminal import LANGS
+from p2p_durak.engine.cards import SUIT_NAMES as SUIT_NAMES_EN
+from p2p_durak.engine.cards import SUIT_NAMES_RU
 from p2p_durak.node.event_lines import cards_word
 
 __all__ = ["BOT_NAMES", "CATALOGUE", "LANGS", "PLAYER_NAME", "Look", "Messages"]
@@ -415,10 +417,8 @@ CATALOGUE: dict[str, tuple[str, str]] = {
                             "За столом ? покажет клавиши для его правил."),
 }
 
-SUIT_NAMES: dict[str, tuple[str, str, str, str]] = {
-    "en": ("spades", "clubs", "diamonds", "hearts"),
-    "ru": ("пики", "трефы", "бубны", "черви"),
-}
+SUIT_NAMES: dict[str, tuple[str, ...]] = {"en": SUIT_NAMES_EN, "ru": SUIT_NAMES_RU}
+"""The suits in words by language (the engine's lists, which the game log uses too)."""
 
 
 class Messages:

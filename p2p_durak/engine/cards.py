@@ -26,6 +26,10 @@ NO_SUIT: Final = -1
 NO_RANK: Final = -1
 
 SUIT_NAMES = ("spades", "clubs", "diamonds", "hearts")
+"""The suits by value: also how the rules name them (`fixed_suit:spades`, untrumpable_suits)."""
+SUIT_NAMES_RU = ("пики", "трефы", "бубны", "черви")
+"""The suits' Russian names, as the card notation's (`RANK_RU`): the one list the UI and the
+game log use."""
 SUIT_SYMBOLS = ("♠", "♣", "♦", "♥")
 SUIT_ASCII = ("S", "C", "D", "H")
 

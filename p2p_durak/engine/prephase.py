@@ -33,7 +33,7 @@ from typing import Final
 from p2p_durak.engine import actions as A
 from p2p_durak.engine import events as E
 from p2p_durak.engine.actions import CHANCE, Action
-from p2p_durak.engine.cards import bits
+from p2p_durak.engine.cards import SUIT_NAMES, bits
 from p2p_durak.engine.errors import IllegalAction, Reason
 from p2p_durak.engine.events import EventSink
 from p2p_durak.engine.setup import choose_first_attacker, first_attacker_chosen
@@ -315,7 +315,7 @@ def _ladder_next(state: State, hands: tuple[int, ...], stock: tuple[int, ...],
 
 def _fixed_suit(game: Game) -> int:
     name = game.rules.trump_rule.split(":", 1)[1]
-    return ("spades", "clubs", "diamonds", "hearts").index(name)
+    return SUIT_NAMES.index(name)
 
 
 # ---- the game after the phase -----------------------------------------------------------------

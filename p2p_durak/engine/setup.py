@@ -10,7 +10,7 @@ from p2p_durak.engine import actions as A
 from p2p_durak.engine import events as E
 from p2p_durak.engine.actions import CHANCE, Action
 from p2p_durak.engine.bout import unlock
-from p2p_durak.engine.cards import NO_SUIT, Kind, bits
+from p2p_durak.engine.cards import NO_SUIT, SUIT_NAMES, Kind, bits
 from p2p_durak.engine.errors import IllegalAction, Reason
 from p2p_durak.engine.events import EventSink
 from p2p_durak.engine.hands import check_card, holds
@@ -39,7 +39,6 @@ from p2p_durak.engine.state import (
 )
 from p2p_durak.engine.tables import NO_LIMIT
 
-_SUIT_BY_NAME = {"spades": 0, "clubs": 1, "diamonds": 2, "hearts": 3}
 # the trump rules that turn a card after the deal: the top of the stock, or the last dealt
 # card when no stock is left
 JOKERS = (Kind.JOKER_RED, Kind.JOKER_BLACK)
@@ -460,7 +459,7 @@ def on_deal(state: State, ev: EventSink) -> State:
         reveal = stock[0] if stock else dealt[-1]
         return evolve(state, phase=REVEAL_TRUMP, hands=tuple(hands), hidden=tuple(hidden),
                       stock=stock, reveal_card=reveal)
-    trump = _SUIT_BY_NAME[trump_rule.split(":", 1)[1]] if trump_rule.startswith("fixed_suit:") \
+    trump = SUIT_NAMES.index(trump_rule.split(":", 1)[1]) if trump_rule.startswith("fixed_suit:") \
         else NO_SUIT
     if ev is not None:
         ev.append(E.TrumpRevealed(NO_CARD, trump))

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from enum import IntEnum
 from typing import Final, NamedTuple
 
-from p2p_durak.engine.cards import NO_SUIT, DeckSpec, Kind
+from p2p_durak.engine.cards import NO_SUIT, SUIT_NAMES, DeckSpec, Kind
 from p2p_durak.engine.rules import RuleSet
 from p2p_durak.engine.tables import GameTables
 
@@ -168,8 +168,7 @@ class Game:
 
     def _build_beaters(self, trump: int) -> tuple[int, ...]:
         rules = self.rules
-        untrumpable = {("spades", "clubs", "diamonds", "hearts").index(s)
-                       for s in rules.untrumpable_suits}
+        untrumpable = {SUIT_NAMES.index(s) for s in rules.untrumpable_suits}
         trump_set = trump_suits(trump)
         trumps_beat = (bool(trump_set) and rules.beat_rule != "same_suit_only"
                        and not trump_set & untrumpable)

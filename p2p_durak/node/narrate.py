@@ -11,7 +11,7 @@ from typing import Any
 
 from p2p_durak import engine as eng
 from p2p_durak.engine import events as E
-from p2p_durak.engine.cards import SUIT_NAMES, SUIT_SYMBOLS
+from p2p_durak.engine.cards import SUIT_NAMES, SUIT_NAMES_RU, SUIT_SYMBOLS
 from p2p_durak.engine.state import trump_suits
 from p2p_durak.node.event_lines import EventLines
 from p2p_durak.protocol.table import (
@@ -26,8 +26,6 @@ from p2p_durak.protocol.table import (
     SeriesScore,
     TableEvent,
 )
-
-_SUITS_RU = ("пики", "трефы", "бубны", "черви")
 
 
 def _t(lang: str, en: str, ru: str) -> str:
@@ -125,7 +123,7 @@ class Narrator:
     def _suit(self, suit: int) -> str:
         """A trump value as symbols and names: one suit, or both suits of a colour."""
         suits = sorted(trump_suits(suit))
-        names = _SUITS_RU if self.lang == "ru" else SUIT_NAMES
+        names = SUIT_NAMES_RU if self.lang == "ru" else SUIT_NAMES
         return ("".join(SUIT_SYMBOLS[s] for s in suits) or "-") + " " + \
             "+".join(names[s] for s in suits)
 

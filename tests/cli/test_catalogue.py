@@ -18,11 +18,13 @@ import pytest
 
 import p2p_durak.cli as cli_package
 from p2p_durak.bots.levels import LEVELS
-from p2p_durak.cli.i18n import CATALOGUE, Messages
+from p2p_durak.cli.i18n import CATALOGUE, SUIT_NAMES, Messages
 from p2p_durak.cli.lobby_ui import FIELDS, TIMER_POLICIES
+from p2p_durak.engine import cards
 from p2p_durak.engine.rules import IMPLEMENTED
 from p2p_durak.engine.setup import GOVNO
 from p2p_durak.node.local_session import NOTICE_TIMEOUT_BOT, NOTICE_TIMEOUT_LOSE
+from p2p_durak.node.narrate import Narrator
 
 CLI = Path(cli_package.__path__[0])
 KEY = re.compile(r"[a-z_]+([.:][a-z_0-9]+)+")
@@ -169,3 +171,15 @@ def test_every_one_line_text_fits_80_columns(lang: str) -> None:
             if text_width(line) > limit:
                 too_wide.append((key, text_width(line), line))
     assert too_wide == []
+
+
+def test_the_suits_are_named_in_one_place() -> None:
+    """The help's legend (`cli/i18n.SUIT_NAMES`) and the game log (`node/narrate`) read the
+    engine's lists, whose order is the suits' values — which the rules' suit names
+    (`fixed_suit:spades`, `untrumpable_suits`) are parsed by."""
+    assert SUIT_NAMES["en"] is cards.SUIT_NAMES
+    assert SUIT_NAMES["ru"] is cards.SUIT_NAMES_RU
+    assert [cards.Suit[name.upper()] for name in cards.SUIT_NAMES] == [0, 1, 2, 3]
+    narrator = Narrator(None, [], "ru")
+    assert [narrator._suit(s) for s in range(4)] == \
+        [f"{cards.SUIT_SYMBOLS[s]} {cards.SUIT_NAMES_RU[s]}" for s in range(4)]
