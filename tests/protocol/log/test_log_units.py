@@ -33,6 +33,7 @@ from p2p_durak.protocol.log_effects import (
 from p2p_durak.protocol.machine import MachineReject
 from p2p_durak.protocol.messages import (
     Ack,
+    CatchUpRequest,
     CatchUpResponse,
     Entry,
     FairnessWindow,
@@ -310,6 +311,56 @@ def test_waiting_names_the_player_whose_ack_is_missing() -> None:
     assert len({log.state_hash for log in wire.logs}) == 1
 
 
+def test_an_intent_goes_to_every_player_not_only_the_sequencer() -> None:
+    """Censorship is visible: the author broadcasts its signed intent, and every player holds
+    it before the sequencer has ordered it."""
+    wire, now = race_logs()
+    wire.submit(0, throw(0), now)
+    (sent,) = wire.of(0, Broadcast)
+    assert isinstance(sent.message, Envelope)
+    assert isinstance(sent.message.message, Intent)
+    assert sent.message.author == IDENTITIES[0].peer_id
+    assert sorted(dst for _, dst, _ in wire.queue) == [1, 2, 3, 4, 5]
+
+
+def _is_ack(src: int, dst: int, data: bytes) -> bool:
+    return data[:2] == b"\x96\x05" and isinstance(decode_envelope(data).message, Ack)
+
+
+def test_one_entry_in_flight_at_a_time() -> None:
+    """Rule L1: while entry seq + 1 lacks acks, its sequencer signs no entry seq + 2, however
+    many live intents it holds and however long it waits; once committed, it goes on."""
+    wire, now = race_logs()
+    sequencer = wire.logs[2]
+    seq = sequencer.seq
+
+    def signed_entries() -> list[Entry]:
+        return [e.message.message for e in wire.of(2, Broadcast)
+                if isinstance(e.message, Envelope) and isinstance(e.message.message, Entry)]
+
+    wire.submit(0, throw(0), now)
+    wire.flush(now, hold=_is_ack)
+    wire.tick(now + TEST_CONFIG.window_ms)
+    wire.flush(now + TEST_CONFIG.window_ms, hold=_is_ack)
+    assert [e.seq for e in signed_entries()] == [seq + 1]
+    for seat in (1, 3):  # more racers, while entry seq + 1 waits for its acks
+        wire.submit(seat, throw(seat), now + TEST_CONFIG.window_ms)
+    for later in range(1, 30):
+        at = now + TEST_CONFIG.window_ms * later
+        wire.tick(at)
+        wire.flush(at, hold=_is_ack)
+    assert {e.seq for e in signed_entries()} == {seq + 1}
+    assert {log.seq for log in wire.logs} == {seq}
+    done = now + TEST_CONFIG.window_ms * 40
+    wire.flush(done)  # the acks get through
+    for step in range(1, 5):
+        wire.tick(done + TEST_CONFIG.window_ms * step)
+        wire.flush(done + TEST_CONFIG.window_ms * step)
+    assert [e.seq for e in signed_entries()][-1] == seq + 2
+    assert {log.seq for log in wire.logs} == {seq + 2}
+    assert len({log.state_hash for log in wire.logs}) == 1
+
+
 # ---- catch-up certificates ----------------------------------------------------------------------
 
 
@@ -373,7 +424,7 @@ def test_garbage_is_dropped_naming_the_sender(data: bytes) -> None:
     assert wire.logs[0].state_hash == before
 
 
-def test_halted_log_ignores_everything() -> None:
+def test_halted_log_applies_nothing_and_shows_its_proof() -> None:
     wire, now = race_logs()
     log = wire.logs[0]
     sequencer = wire.logs[2]
@@ -389,6 +440,14 @@ def test_halted_log_ignores_everything() -> None:
     assert all(isinstance(e, SendTo) for e in shown)
     assert log.receive(2, one, now + 1) == []  # at most once per resend_ms
     assert log.tick(now + 10_000) == []
+    # A player behind the proof asks for what it missed: the answer, then the proof at once
+    # (rule L4), and still nothing applied.
+    seq = log.seq
+    answer = log.receive(5, CatchUpRequest(GAME_ID, seq), now + 1)
+    assert [type(e.message) for e in answer] == [CatchUpResponse, Envelope, Envelope]
+    assert [e.data for e in answer[1:] if isinstance(e, SendTo)] == [one, two]
+    assert all(isinstance(e, SendTo) and e.seat == 5 for e in answer)
+    assert log.seq == seq
     with pytest.raises(LocalProtocolError):
         log.submit(action_bytes(throw(0)), now)
 
