@@ -384,3 +384,143 @@ def random_permutation(seed: bytes, n: int, label: str) -> list[int]:
         j = _below(words, i + 1)
         items[i], items[j] = items[j], items[i]
     return items
+
+
+# ---- D.8: a replay of one game's deck messages ---------------------------------------------
+
+
+def verify_one_of(ctx: tuple[bytes, str, int], pk: bytes, base: bytes, targets: Sequence[bytes],
+                  proof: Sequence[int]) -> bool:
+    """D.6.4."""
+    k = len(targets)
+    cs, ss = proof[:k], proof[k:]
+    commitments = b"".join(
+        sub(mul(s, G), mul(c, pk)) + sub(mul(s, base), mul(c, q))
+        for q, c, s in zip(targets, cs, ss, strict=True))
+    t = Transcript("one-of", *ctx)
+    t.append(b"pk", pk)
+    t.append(b"base", base)
+    t.append(b"targets", b"".join(targets))
+    t.append(b"commitments", commitments)
+    return t.challenge(b"one-of") == sum(cs) % ORDER
+
+
+class DeckReplay:
+    """Applies one game's deck messages in log order and checks every proof by D.6–D.8: the
+    first shuffle of the whole deck (laid out as `initial`), copies, tokens, class proofs and
+    the audit. A failed check raises AssertionError naming the message."""
+
+    def __init__(self, game_id: bytes, n_cards: int, initial: Sequence[int] | None = None):
+        self.game_id = game_id
+        self.card_points = [card_point(i) for i in range(n_cards)]
+        self.initial = list(initial) if initial is not None else list(range(n_cards))
+        self.keys: dict[int, bytes] = {}
+        self.commits: dict[tuple[str, int], bytes] = {}
+        self.slots: list[Ciphertext] = []
+        self.copies: dict[tuple[int, int], Ciphertext] = {}  # (slot, viewer) → its copy
+        self.tokens: dict[tuple[int, int], dict[int, bytes]] = {}  # (slot, view) → seat → T
+        self.secrets: dict[int, int] = {}
+        self.checked: dict[str, int] = {}
+        self.classes: list[tuple[int, list[int]]] = []  # (slot, candidates) proven
+        self.token_messages: list[DeckMsg] = []
+
+    @property
+    def joint(self) -> bytes:
+        return total(list(self.keys.values()))
+
+    def ciphertext(self, slot: int, view: int) -> Ciphertext:
+        return self.slots[slot] if view == -1 else self.copies[(slot, view)]
+
+    def apply(self, m: DeckMsg) -> None:
+        assert m.game_id == self.game_id, f"{m.kind} of another game"
+        ctx = (m.game_id, m.step, m.seat)
+        f = m.fields
+        if m.kind in ("key-commit", "coin-commit"):
+            commitment_ = f["commitment"]
+            assert isinstance(commitment_, bytes)
+            self.commits[(m.step, m.seat)] = commitment_
+        elif m.kind == "key-reveal":
+            pk, proof = f["public_key"], f["proof"]
+            assert isinstance(pk, bytes)
+            assert isinstance(proof, list)
+            assert commitment("key", *ctx, pk) == self.commits[(m.step, m.seat)]
+            assert verify_key(*ctx, pk, proof), f"seat {m.seat}'s key proof"
+            assert pk not in self.keys.values()
+            self.keys[m.seat] = pk
+        elif m.kind == "coin-reveal":
+            value = f["value"]
+            assert isinstance(value, bytes)
+            assert commitment("coin", *ctx, value) == self.commits[(m.step, m.seat)]
+        elif m.kind in ("shuffle", "block-shuffle"):
+            self._shuffle(m)
+        elif m.kind == "rerandomize":
+            slots, d1, d2, proof = (f[k] for k in ("slots", "delta1", "delta2", "proof"))
+            assert isinstance(slots, list)
+            assert isinstance(d1, list)
+            assert isinstance(d2, list)
+            assert isinstance(proof, list)
+            assert verify_rerandomize(ctx, self.joint, d1, d2, proof), f"{m.step} copies"
+            for slot, a, b in zip(slots, d1, d2, strict=True):
+                c1, c2 = self.slots[slot]
+                self.copies[(slot, m.seat)] = (add(c1, a), add(c2, b))
+        elif m.kind == "tokens":
+            slots, views, points_, proof = (f[k] for k in ("slots", "views", "tokens", "proof"))
+            assert isinstance(slots, list)
+            assert isinstance(views, list)
+            assert isinstance(points_, list)
+            assert isinstance(proof, list)
+            bases = [self.ciphertext(s, v)[0] for s, v in zip(slots, views, strict=True)]
+            assert verify_tokens(ctx, self.keys[m.seat], bases, points_, proof), \
+                f"{m.step} tokens of seat {m.seat}"
+            for item, token in zip(zip(slots, views, strict=True), points_, strict=True):
+                self.tokens.setdefault(item, {})[m.seat] = token
+            self.token_messages.append(m)
+        elif m.kind == "class-proof":
+            slot, candidates, proof = f["slot"], f["candidates"], f["proof"]
+            assert isinstance(slot, int)
+            assert isinstance(candidates, list)
+            assert isinstance(proof, list)
+            view = m.seat if (slot, m.seat) in self.copies else -1
+            c1, c2 = self.ciphertext(slot, view)
+            others = [t for s, t in self.tokens.get((slot, view), {}).items() if s != m.seat]
+            partial = sub(c2, total(others))
+            targets = [sub(partial, self.card_points[c]) for c in candidates]
+            assert verify_one_of(ctx, self.keys[m.seat], c1, targets, proof), "class proof"
+            self.classes.append((slot, candidates))
+        else:  # audit-key
+            secret = f["secret"]
+            assert isinstance(secret, int)
+            assert mul(secret, G) == self.keys[m.seat], f"seat {m.seat}'s published secret"
+            self.secrets[m.seat] = secret
+        self.checked[m.kind] = self.checked.get(m.kind, 0) + 1
+
+    def _shuffle(self, m: DeckMsg) -> None:
+        deck = m.fields["deck"]
+        assert isinstance(deck, list)
+        if m.kind == "shuffle":
+            proof = m.fields["proof"]
+            assert isinstance(proof, ShuffleProofParts)
+            blocks, proofs = [len(deck)], [proof]
+        else:
+            blocks_, proofs_ = m.fields["blocks"], m.fields["proofs"]
+            assert isinstance(blocks_, list)
+            assert isinstance(proofs_, list)
+            blocks, proofs = blocks_, proofs_
+        if not self.slots:  # the first shuffle: the public initial deck as laid out
+            assert m.step == "shuffle"
+            self.slots = [(G, add(self.card_points[card], self.joint)) for card in self.initial]
+        assert len(deck) == len(self.slots), "this replay knows only whole-deck shuffles"
+        at = 0
+        for index, (size, proof) in enumerate(zip(blocks, proofs, strict=True)):
+            step = m.step if m.kind == "shuffle" else f"{m.step}#block{index}"
+            assert all(shuffle_equations((m.game_id, step, m.seat), self.joint,
+                                         self.slots[at:at + size], deck[at:at + size], proof)), \
+                f"seat {m.seat}'s shuffle, block {index}"
+            at += size
+        self.slots = list(deck)
+
+    def audit(self) -> list[int]:
+        """After every audit key: each slot's card, c2 − x·c1 with x = Σ x_j (D.4 audit-key)."""
+        assert sorted(self.secrets) == sorted(self.keys)
+        x = sum(self.secrets.values()) % ORDER
+        return [self.card_points.index(sub(c2, mul(x, c1))) for c1, c2 in self.slots]

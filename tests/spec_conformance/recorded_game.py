@@ -16,8 +16,8 @@ from p2p_durak.protocol.transcript import AuditReport, Transcript, audit
 
 from .cleanroom_crypto import public_key
 from .cleanroom_log import TRANSCRIPT_BOUNDS, Walk, walk
-from .cleanroom_msgpack import read, write
-from .cleanroom_schema import DIRECT, identify
+from .cleanroom_msgpack import Value, read, write
+from .cleanroom_schema import DIRECT, identify, open_envelope
 
 RECORDED = Path(__file__).resolve().parent / "recorded"
 TRANSCRIPT = (RECORDED / "podkidnoy_4p.transcript").read_bytes()
@@ -86,3 +86,17 @@ def resumed_log() -> OrderingLog[TableMachine]:
 def caught_up_log() -> OrderingLog[TableMachine]:
     """One shared `resumed_log` for tests that only ask it questions that change nothing."""
     return resumed_log()
+
+
+def table_intents(result: Walk) -> list[tuple[int, tuple[Value, ...]]]:
+    """(party, decoded payload) of every intent a walked game ordered, in log order
+    (§10.12: each payload a canonical array `[kind, ...]`)."""
+    out = []
+    for entry in result.entries:
+        for item in entry.items("intents"):
+            assert isinstance(item, bytes)
+            _, intent = open_envelope(identify(item, DIRECT))
+            payload = read(intent.blob("action"))
+            assert isinstance(payload, tuple)
+            out.append((intent.number("seat"), payload))
+    return out

@@ -6,6 +6,7 @@ batched token proof, and every opened card against the card the move names."""
 
 from __future__ import annotations
 
+import functools
 from dataclasses import replace
 
 import pytest
@@ -13,6 +14,7 @@ import pytest
 from .cleanroom_deck import (
     DeckFormatError,
     DeckMsg,
+    DeckReplay,
     G,
     ShuffleProofParts,
     add,
@@ -27,9 +29,10 @@ from .cleanroom_deck import (
     verify_key,
     verify_tokens,
 )
+from .cleanroom_log import walk
 from .cleanroom_msgpack import read, write
-from .recorded_game import GAME, clean_walk
-from .spec_engine import ACTION_KINDS, faces_of_rules
+from .recorded_game import GAME, RECORDED, clean_walk, table_intents
+from .spec_engine import ACTION_KINDS, faces_of_rules, knobs
 from .test_spec_payload_vectors import DECK
 from .test_spec_payload_vectors import GAME as GOLDEN_GAME
 
@@ -94,32 +97,17 @@ def test_d4_refuses_what_it_says_it_refuses(mutation: str) -> None:
 # ---- the recorded game ---------------------------------------------------------------------
 
 
-Log = list[tuple[int, int, object]]  # (seq, party, DeckMsg or the decoded move payload)
+Log = list[tuple[int, object]]  # (party, DeckMsg or the decoded table payload)
 
 
 def recorded_log() -> Log:
     """The table intents of the recorded game in log order, deck steps parsed (§10.12)."""
-    from .cleanroom_schema import DIRECT, identify, open_envelope
-
-    out: Log = []
-    for seq, entry in enumerate(clean_walk().entries, start=1):
-        for item in entry.items("intents"):
-            assert isinstance(item, bytes)
-            _, intent = open_envelope(identify(item, DIRECT))
-            payload = read(intent.blob("action"))
-            assert isinstance(payload, tuple)
-            party = intent.number("seat")
-            if payload[0] == 0:
-                deck = payload[1]
-                assert isinstance(deck, bytes)
-                out.append((seq, party, parse(read(deck))))
-            else:
-                out.append((seq, party, payload))
-    return out
+    return [(party, parse(read(payload[1])) if payload[0] == 0 and isinstance(payload[1], bytes)
+             else payload) for party, payload in table_intents(clean_walk())]
 
 
 def deck_messages(log: Log, kind: str, step: str | None = None) -> list[DeckMsg]:
-    return [m for _, _, m in log if isinstance(m, DeckMsg) and m.kind == kind
+    return [m for _, m in log if isinstance(m, DeckMsg) and m.kind == kind
             and (step is None or m.step == step)]
 
 
@@ -164,34 +152,12 @@ def test_the_seating_coin_seats_every_party_where_its_moves_say() -> None:
     log = recorded_log()
     order = seating(log)
     assert sorted(order) == [0, 1, 2, 3]
-    moves = [(party, payload) for _, party, payload in log
+    moves = [(party, payload) for party, payload in log
              if isinstance(payload, tuple) and payload[0] == 1]
     assert moves
     for party, (_, action, _openings) in moves:
         assert isinstance(action, tuple)
         assert order[action[1]] == party  # the engine seat an intent acts for is its party's
-
-
-def shuffled_deck(log: Log, check: bool = True) -> list[tuple[bytes, bytes]]:
-    """D.6.5/D.8: the public initial deck through every seat's shuffle, each proof checked."""
-    joint = total(list(keys(log).values()))
-    shuffles = deck_messages(log, "shuffle", "shuffle")
-    n = len(shuffles[0].fields["deck"])  # type: ignore[arg-type]
-    current = [(G, add(card_point(i), joint)) for i in range(n)]
-    assert [m.seat for m in shuffles] == [0, 1, 2, 3]  # ascending seat order
-    for m in shuffles:
-        outputs, proof = m.fields["deck"], m.fields["proof"]
-        assert isinstance(outputs, list)
-        assert isinstance(proof, ShuffleProofParts)
-        if check:
-            assert all(shuffle_equations((GAME, m.step, m.seat), joint, current, outputs,
-                                         proof)), f"seat {m.seat}'s shuffle"
-        current = outputs
-    return current
-
-
-def test_every_recorded_shuffle_proof_holds_equation_by_equation() -> None:
-    shuffled_deck(recorded_log())
 
 
 def test_a_shuffle_proof_fails_for_a_deck_it_did_not_shuffle() -> None:
@@ -224,48 +190,23 @@ def move_openings(payload: tuple[object, ...]) -> list[tuple[int, DeckMsg | None
     return out
 
 
-def test_every_token_proof_verifies_and_every_opening_is_the_card_played() -> None:
-    """D.6.2 for every tokens message (the deal, the trump, the draws and every opening), then
-    D.6.2's opening: c2 − Σ tokens of all four seats is the card the move names (B.2)."""
-    log = recorded_log()
-    deck = shuffled_deck(log, check=False)
-    pks = keys(log)
+def test_every_opening_is_the_card_the_move_names() -> None:
+    """§10.12 and D.6.2: a move's opening tokens (checked in the replay) complete its slot's
+    tokens, and c2 − Σ tokens of all four seats is the card the action names (B.2); a claim
+    shows a trump (the trump: the card the `trump` step opened to all)."""
+    deck, audited, others = replay("podkidnoy_4p")
     faces = faces_of_rules()
-    assert len(deck) == len(faces)
-    card_points = [card_point(i) for i in range(len(faces))]
-    tokens: dict[int, dict[int, bytes]] = {}  # slot → seat → token (all views are −1 here)
-
-    def take(m: DeckMsg) -> None:
-        slots, views, points, proof = (m.fields[k] for k in ("slots", "views", "tokens", "proof"))
-        assert isinstance(slots, list)
-        assert isinstance(points, list)
-        assert isinstance(proof, list)
-        assert views == [-1] * len(slots)
-        bases = [deck[slot][0] for slot in slots]
-        ctx = (GAME, m.step, m.seat)
-        assert verify_tokens(ctx, pks[m.seat], bases, points, proof)
-        other = (m.seat + 1) % 4  # another seat's key, or another step, does not verify
-        assert not verify_tokens(ctx, pks[other], bases, points, proof)
-        assert not verify_tokens((GAME, m.step + "x", m.seat), pks[m.seat], bases, points, proof)
-        for slot, token in zip(slots, points, strict=True):
-            tokens.setdefault(slot, {})[m.seat] = token
 
     def card_in(slot: int) -> int:
-        assert sorted(tokens[slot]) == [0, 1, 2, 3]
-        return card_points.index(sub(deck[slot][1], total(list(tokens[slot].values()))))
+        tokens = deck.tokens[(slot, -1)]
+        assert sorted(tokens) == [0, 1, 2, 3]
+        return deck.card_points.index(sub(deck.slots[slot][1], total(list(tokens.values()))))
 
-    trump_suit = None
+    [trump_slot] = {slot for m in deck.token_messages if m.step == "trump"
+                    for slot in m.fields["slots"]}  # type: ignore[attr-defined]
+    trump_suit = faces[card_in(trump_slot)][0]
     opened = 0
-    for _seq, _party, payload in log:
-        if isinstance(payload, DeckMsg):
-            if payload.kind != "tokens":
-                continue
-            take(payload)
-            slots = payload.fields["slots"]
-            assert isinstance(slots, list)
-            if payload.step == "trump" and len(tokens[slots[0]]) == 4:
-                trump_suit = faces[card_in(slots[0])][0]
-            continue
+    for _party, payload in others:
         assert isinstance(payload, tuple)
         if payload[0] != 1:
             continue
@@ -276,13 +217,95 @@ def test_every_token_proof_verifies_and_every_opening_is_the_card_played() -> No
         opens = move_openings(payload)
         assert len(opens) == len(cards)  # one opening per card taken from the hand
         for (slot, step), card in zip(opens, cards, strict=True):
-            if step is None:
-                continue  # the card lies open already (§10.12)
-            assert (step.kind, step.step) == ("tokens", f"open:{slot}")
-            take(step)
-            assert card_in(slot) == card
-            opened += 1
+            if step is not None:  # else the card lies open already (§10.12)
+                assert (step.kind, step.step) == ("tokens", f"open:{slot}")
+                assert card_in(slot) == card == audited[slot]
+                opened += 1
         if action[0] == ACTION_KINDS["CLAIM"]:
             assert faces[cards[0]][0] == trump_suit  # B.1: a claim shows a trump
-    assert trump_suit is not None
     assert opened >= 30
+
+
+def test_a_token_proof_is_bound_to_its_key_step_and_bases() -> None:
+    deck, _, _ = replay("podkidnoy_4p")
+    m = deck.token_messages[0]  # the deal's: 18 tokens under one batched proof
+    slots, views, points_, proof = (m.fields[k] for k in ("slots", "views", "tokens", "proof"))
+    assert isinstance(slots, list)
+    assert isinstance(views, list)
+    assert isinstance(points_, list)
+    assert isinstance(proof, list)
+    bases = [deck.ciphertext(s, v)[0] for s, v in zip(slots, views, strict=True)]
+    ctx = (m.game_id, m.step, m.seat)
+    assert verify_tokens(ctx, deck.keys[m.seat], bases, points_, proof)
+    assert not verify_tokens(ctx, deck.keys[(m.seat + 1) % 4], bases, points_, proof)
+    assert not verify_tokens((m.game_id, m.step + "x", m.seat), deck.keys[m.seat], bases,
+                             points_, proof)
+    other = [deck.slots[(s + 1) % len(deck.slots)][0] for s in slots]
+    assert not verify_tokens(ctx, deck.keys[m.seat], other, points_, proof)
+
+
+# ---- every recorded game's whole deck, replayed --------------------------------------------
+
+RECORDINGS = ("podkidnoy_4p", "nevidimy_2p", "oborotny_3p", "albansky_2p")
+
+
+@functools.cache
+def replay(name: str) -> tuple[DeckReplay, list[int], list[tuple[int, object]]]:
+    """The deck of a recorded game replayed from its transcript (recorded/README.md), the
+    audit's card in every slot, and the game's other table intents (party, payload)."""
+    data = (RECORDED / f"{name}.transcript").read_bytes()
+    rules = (RECORDED / f"{name}.rules").read_bytes()
+    faces = faces_of_rules(rules)
+    initial = None
+    if knobs(rules)["deck_presort"] == "rank_desc":  # B.5: албанский lays the deck out by rank
+        initial = sorted(range(len(faces)), key=lambda card: -faces[card][1])
+    result = walk(data)
+    deck = DeckReplay(result.game, len(faces), initial)
+    others: list[tuple[int, object]] = []
+    for party, payload in table_intents(result):
+        if payload[0] == 0:
+            assert isinstance(payload[1], bytes)
+            deck.apply(parse(read(payload[1])))
+            continue
+        if payload[0] == 1:  # a move: its openings' tokens are deck steps too
+            for _slot, tokens in move_openings(payload):
+                if tokens is not None:
+                    deck.apply(tokens)
+        others.append((party, payload))
+    return deck, deck.audit(), others
+
+
+@pytest.mark.parametrize("name", RECORDINGS)
+def test_every_deck_step_of_a_recorded_game_verifies_and_the_audit_opens_every_card(
+        name: str) -> None:
+    deck, cards, _ = replay(name)
+    assert sorted(cards) == list(range(len(cards)))  # every slot opens to a card, once each
+    assert deck.checked["audit-key"] == len(deck.keys)
+    assert deck.checked["tokens"] > len(deck.keys)
+
+
+def test_the_recorded_games_carry_every_deck_message_kind() -> None:
+    kinds = set()
+    for name in RECORDINGS:
+        kinds |= set(replay(name)[0].checked)
+    assert kinds == set(DECK)  # the ten kinds of D.4, each checked in a real game
+
+
+def test_nevidimy_class_proof_shows_the_announced_suit() -> None:
+    """невидимый: the dealer proves the bottom card's suit (D.6.4) and announces it `[2, suit]`
+    (§10.12); the audit shows the card really is of that suit."""
+    deck, cards, others = replay("nevidimy_2p")
+    faces = faces_of_rules((RECORDED / "nevidimy_2p.rules").read_bytes())
+    [(slot, candidates)] = deck.classes
+    [announced] = [payload[1] for _, payload in others
+                   if isinstance(payload, tuple) and payload[0] == 2]
+    assert {faces[c][0] for c in candidates} == {announced}
+    assert cards[slot] in candidates
+    assert deck.copies  # a further viewer's copy (rerandomize) was checked too
+
+
+def test_albansky_blocks_keep_every_rank_in_its_place() -> None:
+    deck, cards, _ = replay("albansky_2p")
+    faces = faces_of_rules((RECORDED / "albansky_2p.rules").read_bytes())
+    assert [faces[c][1] for c in cards] == sorted((f[1] for f in faces), reverse=True)
+    assert deck.checked["block-shuffle"] == 2

@@ -15,7 +15,7 @@ from p2p_durak.engine.rules import RuleSet
 from .cleanroom_canonical import decode, encode
 from .cleanroom_crypto import sha256
 from .cleanroom_schema import DIRECT, SIGNED, identify
-from .recorded_game import RULES, clean_report, parts
+from .recorded_game import RULES, clean_report, clean_walk, parts, table_intents
 from .spec_engine import ACTION_KINDS, face_text, faces, faces_of_rules
 
 
@@ -45,21 +45,12 @@ def test_the_engine_state_hash_is_the_labelled_public_view() -> None:
 
 def recorded_actions() -> list[tuple[int, tuple[object, ...]]]:
     """(party, action) of every move intent of the recorded game (§10.12 `[1, action, ...]`)."""
-    from .cleanroom_msgpack import read
-    from .cleanroom_schema import open_envelope
-    from .recorded_game import clean_walk
-
     out = []
-    for entry in clean_walk().entries:
-        for item in entry.items("intents"):
-            assert isinstance(item, bytes)
-            _, intent = open_envelope(identify(item, DIRECT))
-            payload = read(intent.blob("action"))
-            assert isinstance(payload, tuple)
-            if payload[0] == 1:
-                action = payload[1]
-                assert isinstance(action, tuple)
-                out.append((intent.number("seat"), action))
+    for party, payload in table_intents(clean_walk()):
+        if payload[0] == 1:
+            action = payload[1]
+            assert isinstance(action, tuple)
+            out.append((party, action))
     return out
 
 
