@@ -368,6 +368,11 @@ class Sim:
 
     # ---- checks -----------------------------------------------------------------------------
 
+    def kill_later(self, kill: Kill) -> None:
+        """Add a kill to the plan after the start (`kill.at_ms` is absolute)."""
+        self._kills_due += 1
+        self._push(kill.at_ms, "kill", (kill,))
+
     def pause_bots(self) -> None:
         """Stop the bots and let everything in flight settle (the state stops moving)."""
         self.bots = False
