@@ -196,8 +196,8 @@ def _dump_state(*_: object) -> None:
               f"offered at {runner._turn_seq}, links to {links}, next deadline "
               f"{log.next_deadline()}, result {table.state.result if table.state else None}, "
               f"audit {table.audit}, deck due {table.deck_due()}, finished "
-              f"{runner.finished.is_set()}, last problems {runner.problems[-3:]}", file=sys.stderr,
-              flush=True)
+              f"{runner.finished.is_set()}, last reports {[str(p) for p in runner.reports[-3:]]}",
+              file=sys.stderr, flush=True)
 
 
 def _rss_kb() -> int:

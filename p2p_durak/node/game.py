@@ -62,11 +62,11 @@ SYNC_SECONDS = 1.0
 # Timing halts (censorship) are sound only while every message arrives within the delivery
 # bound. A player's own deck step (a shuffle proof) can take seconds on a slow, busy laptop, so
 # the node allows far more than the log's defaults before it calls a silent sequencer a censor.
-# A deck step needs every due party's message: the sequencer waits up to a second for all of
-# them (one entry per step, not one per straggler; each entry costs every node a round of
-# signatures and messages). Links are TCP, so a message is lost only with its connection:
-# retransmitting every 250 ms (the log's default) only adds load to a busy table, where every
-# commit takes longer than that.
+# A deck step needs every due party's message: after the first, the sequencer waits up to 200
+# ms (`gather_ms`) for the rest, so that one entry carries the step's messages rather than one per
+# straggler (each entry costs every node a round of signatures and messages). Links are TCP,
+# so a message is lost only with its connection: retransmitting every 250 ms (the log's
+# default) only adds load to a busy table, where every commit takes longer than that.
 LOG_TIMING = LogConfig(resend_ms=1_000, omit_ms=10_000, censor_ms=30_000, gather_ms=200)
 GRACE_SECONDS = 60.0
 LEAVE_TRIES = 3  # leave steps submitted before a leaving party concedes instead
@@ -110,13 +110,17 @@ class Timing:
 class Problem:
     """Something a peer did (or that happened to it) that this node noticed: which party, its
     identity's fingerprint, what kind of thing, and the details. `fault` marks what only a
-    misbehaving peer does; the rest (a dropped connection, our own refused move) is news.
+    misbehaving peer does (a problem: logged as a warning, counted in `GameRunner.problems`);
+    the rest is news that honest play brings too, and is never counted as a problem.
 
-    kinds: "channel" (broke the encrypted channel: garbage, a forged signature), "dropped" (a
+    Faults: "channel" (broke the encrypted channel: garbage, a forged signature), "dropped" (a
     message the log refused), "replay" (an old entry or ack sent again), "refused" (an illegal
-    intent), "halted" (proven misbehaviour: the game stopped), "disconnected", "abandoned",
-    "timeout" (our player ran out of time), "own" (our own move was not taken), "left" (a
-    party went away after a game of the series: the table stopped).
+    intent, or a shuffle found false), "halted" (proven misbehaviour: the game stopped).
+    News: "raced" (an intent, ours or a peer's, legal on the state it was made for, that lost
+    the race to an earlier intent of the same entry, as simultaneous throw-ins do), "late" (a
+    message re-sent before its author learned we no longer need it), "disconnected",
+    "abandoned", "timeout" (our player ran out of time), "own" (our own move was not taken),
+    "left" (a party went away after a game of the series: the table stopped).
     """
 
     party: int | None  # None: this node itself
@@ -218,7 +222,7 @@ class GameRunner:
     player: Player
     journal: GameJournal
     rng: Callable[[int], bytes] = field(default=os.urandom)
-    problems: list[str] = field(default_factory=list)  # faults and refusals, naming the peer
+    problems: list[str] = field(default_factory=list)  # the faults, each naming the peer
     timing: Timing = field(default_factory=Timing)
 
     def __post_init__(self) -> None:
@@ -227,7 +231,7 @@ class GameRunner:
         self.finished = trio.Event()
         self.diagnosis: str | None = None
         self.verdict: str | None = None  # why this node ended the game itself (abandoned)
-        self.reports: list[Problem] = []  # the same as `problems`, as records
+        self.reports: list[Problem] = []  # the faults and the news, as records
         self._told = 0  # how many table events the player has been given
         self._undone_told = 0  # how many undone shuffles (`TableMachine.undone`) were named
         self._progress_told: tuple[str, str, int] | None = None  # deck progress told
@@ -282,8 +286,8 @@ class GameRunner:
         problem = Problem(party, "" if party is None else self.fingerprint(party), kind, detail,
                           fault)
         self.reports.append(problem)
-        self.problems.append(str(problem))
         if fault:
+            self.problems.append(str(problem))
             log.warning("%s", problem)
 
     # ---- the player's side -------------------------------------------------------------------
@@ -481,19 +485,22 @@ class GameRunner:
                 where = ("before it was ordered" if effect.seq is None
                          else f"skipped in entry {effect.seq}")
                 detail = f"intent {effect.intent.counter} refused {where}: {effect.detail}"
-                if effect.seat == self.party:
-                    self._note(None, "own", f"our {detail}{self._hold_back(effect)}",
-                               fault=False)
-                elif (effect.seat, effect.intent.counter) in self._raced:
-                    self._note(effect.seat, "refused", f"{detail} (legal when it was made: it "
-                               "lost the race to an earlier move)", fault=False)
+                ours = effect.seat == self.party
+                held = self._hold_back(effect) if ours else ""
+                if (effect.seat, effect.intent.counter) in self._raced:
+                    # honest: legal on the state it was made for (`_find_races`)
+                    self._note(None if ours else effect.seat, "raced",
+                               f"{'our ' if ours else ''}{detail}{held} (legal when it was "
+                               "made: it lost the race to an earlier move)", fault=False)
+                elif ours:
+                    self._note(None, "own", f"our {detail}{held}", fault=False)
                 else:
                     self._note(effect.seat, "refused", detail)
             elif isinstance(effect, Dropped):
                 signed = ("" if effect.author in (None, effect.from_seat)
                           else f" (signed by party {effect.author})")
                 if self._late:
-                    self._note(effect.from_seat, "dropped", f"re-sent a message{signed} we no "
+                    self._note(effect.from_seat, "late", f"re-sent a message{signed} we no "
                                f"longer need: {effect.detail}", fault=False)
                 else:
                     self._note(effect.from_seat, "dropped", f"sent a message{signed} that was "

@@ -12,6 +12,7 @@ import json
 import logging
 import random
 import sys
+from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -21,7 +22,7 @@ import trio
 
 from p2p_durak.engine import RuleSet
 from p2p_durak.node.discovery import Discovery, host_ipv4_addresses, open_discovery
-from p2p_durak.node.game import game_dir
+from p2p_durak.node.game import Problem, game_dir
 from p2p_durak.node.identity_store import load_or_create
 from p2p_durak.node.lobby import GameStart, TableConfig
 from p2p_durak.node.narrate import Narrator, event_record
@@ -78,7 +79,7 @@ class Seat:
     node: Node
     level: str
     result: TableMachine | None = None
-    problems: list[str] = field(default_factory=list)
+    reports: list[Problem] = field(default_factory=list)  # its runner's faults and news
     diagnosis: str | None = None
 
 
@@ -103,7 +104,7 @@ async def play_seat(seat: Seat, start: GameStart, *, lang: str = "en",
     runner = seat.node.runner
     assert runner is not None
     seat.result = runner.log.state
-    seat.problems = runner.problems
+    seat.reports = runner.reports
     seat.diagnosis = runner.diagnosis
 
 
@@ -327,7 +328,12 @@ def summary(seats: Sequence[Seat]) -> dict[str, object]:
         "audit_clean": bool(table is not None and table.audit is not None
                             and not table.audit.cheaters),
         "halted": [s.diagnosis for s in seats if s.diagnosis],
-        "problems": sum(len(s.problems) for s in seats),
+        # faults only (a peer that misbehaved, named by each seat that saw it); what honest
+        # play brings too (a throw-in that lost a race, a late retransmission, a connection
+        # closed at the end) is news, counted by kind
+        "problems": sum(1 for s in seats for p in s.reports if p.fault),
+        "news": dict(sorted(Counter(p.kind for s in seats for p in s.reports
+                                    if not p.fault).items())),
     }
 
 

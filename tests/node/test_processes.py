@@ -1,5 +1,6 @@
 """Real processes on 127.0.0.1 over TCP: a host with a bot, a joiner in another process; then
-the same with the joiner killed (SIGKILL) mid-game and restarted from its journal."""
+the same with the joiner killed (SIGKILL) mid-game and restarted from its journal; and a host
+whose process plays all four seats, whose honest game reports no problems."""
 
 from __future__ import annotations
 
@@ -94,6 +95,7 @@ def test_a_game_between_processes(tmp_path: Path,
     assert mine["finished"] is True
     assert mine["audit_clean"] is True
     assert (mine["durak"], mine["draw"]) == (theirs["durak"], theirs["draw"])
+    assert (mine["problems"], theirs["problems"]) == (0, 0), (mine, theirs)
     transcript = next((tmp_path / "b" / "games").glob("*/transcript.durak"))
     audit = subprocess.run([*DURAK, "audit", str(transcript), "--lang", "en"],
                            capture_output=True, text=True, timeout=DEADLINE, check=False)
@@ -121,3 +123,19 @@ def test_a_killed_player_rejoins_and_the_game_goes_on(
     assert mine["audit_clean"] is True
     assert mine["durak"] == theirs["durak"]
     assert "rejoining game" in (tmp_path / "resume.out").read_text(encoding="utf-8")
+
+
+def test_an_honest_four_seat_table_reports_no_problems(
+        tmp_path: Path, processes: list[subprocess.Popen[bytes]]) -> None:
+    """Four honest seats (three bots may throw in at once: their throw-ins race) and the end of
+    the game closing every connection: none of it is a problem. The summary counts such news
+    by kind apart from the problems (each a fault, naming the peer)."""
+    host = _start(["host", "--no-mdns", "--bind", "127.0.0.1", "--seats", "4", "--bots",
+                   "easy,easy,easy", "--home", str(tmp_path / "a"), "--json"],
+                  tmp_path / "host.out", processes)
+    assert _finish(host, tmp_path / "host.out") == 0
+    outcome = _summary(tmp_path / "host.out")
+    assert outcome["finished"] is True
+    assert outcome["audit_clean"] is True
+    assert outcome["problems"] == 0, outcome
+    assert isinstance(outcome["news"], dict)

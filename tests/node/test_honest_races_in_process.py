@@ -1,0 +1,61 @@
+"""An honest game reports no problems, racing throw-ins included.
+
+Several attackers may throw in at once (seed `000_0a1bcdd496bc6662.txt`, Дурак подкидной: «Если
+игрок отбивает эту карту, то другие игроки могут подкидывать карты того же значения, что лежат
+на столе»). Over the network their intents race: the sequencer orders all of them in one entry,
+and those the table no longer allows once the earlier ones are applied (the throw-in limit
+reached, the bout over) are skipped. That is the honest outcome of a race, not a fault: every
+node counts it as news ("raced"), and `GameRunner.problems` and the headless summary's
+"problems" stay empty. What only a cheat does is still named (test_misbehaving_peers.py).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import trio
+import trio.testing
+from table_harness import assert_finished_cleanly, faults, run_table
+
+from p2p_durak.engine import actions as A
+from p2p_durak.node.game import GameRunner, Turn
+from p2p_durak.node.headless import Seat, summary
+from p2p_durak.node.players import BotPlayer
+
+N = 4
+
+
+class EagerThrower(BotPlayer):
+    """Throws in at once whenever the table lets it (no thinking time), so that every attacker
+    who may throw in does so on the same committed state: the throw-ins race."""
+
+    async def turn(self, turn: Turn, runner: GameRunner) -> None:
+        throw = next((a for a in turn.legal if a.kind == A.THROW), None)
+        if throw is None:
+            await super().turn(turn, runner)
+        else:
+            await runner.move(turn.seq, throw)
+
+
+async def test_racing_throw_ins_are_no_problem(
+        tmp_path: Path, autojump_clock: trio.testing.MockClock) -> None:
+    players = {i: EagerThrower(level="easy", seed=700 + i) for i in range(N)}
+    table = await run_table(tmp_path, n=N, seed=7, players=dict(players))
+    runners = [table.runner(i) for i in range(N)]
+    assert_finished_cleanly(runners)
+    for runner in runners:
+        assert runner.problems == [], "\n".join(runner.problems)
+        assert faults(runner) == []
+    raced = [p for r in runners for p in r.reports if p.kind == "raced"]
+    assert raced, "no throw-in lost a race: the test did not test what it says"
+    # a skipped throw-in is named as what it is, on every node (its author's says "our")
+    assert all("lost the race to an earlier move" in p.detail and not p.fault for p in raced)
+    seats = [Seat(node, "easy", result=r.log.state, reports=r.reports, diagnosis=r.diagnosis)
+             for node, r in zip(table.nodes, runners, strict=True)]
+    outcome = summary(seats)
+    assert outcome["finished"]
+    assert outcome["audit_clean"]
+    assert outcome["problems"] == 0
+    news = outcome["news"]
+    assert isinstance(news, dict)
+    assert news["raced"] == len(raced)
