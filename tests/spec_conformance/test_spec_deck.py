@@ -22,6 +22,7 @@ from .cleanroom_deck import (
     coin_value,
     commitment,
     parse,
+    random_below,
     random_permutation,
     shuffle_equations,
     sub,
@@ -31,7 +32,7 @@ from .cleanroom_deck import (
 )
 from .cleanroom_log import walk
 from .cleanroom_msgpack import read, write
-from .recorded_game import GAME, RECORDED, clean_walk, table_intents
+from .recorded_game import GAME, RECORDED, clean_report, clean_walk, table_intents
 from .spec_engine import ACTION_KINDS, faces_of_rules, knobs
 from .test_spec_payload_vectors import DECK
 from .test_spec_payload_vectors import GAME as GOLDEN_GAME
@@ -309,3 +310,50 @@ def test_albansky_blocks_keep_every_rank_in_its_place() -> None:
     faces = faces_of_rules((RECORDED / "albansky_2p.rules").read_bytes())
     assert [faces[c][1] for c in cards] == sorted((f[1] for f in faces), reverse=True)
     assert deck.checked["block-shuffle"] == 2
+
+
+def test_the_plain_games_deck_steps_of_b5() -> None:
+    """docs/protocol.md B.3 and B.5 on the recorded подкидной: the dealer from the seating coin,
+    the deal's slots clockwise from the dealer's left (each party's tokens on exactly the other
+    parties' slots), the trump as the top stock slot, the draws off the top of the stock, and
+    every opening completing the tokens of a slot the mover's seat was dealt or drew."""
+    log = recorded_log()
+    order = seating(log)
+    reveals = {m.seat: m.fields["value"] for m in deck_messages(log, "coin-reveal", "seating")}
+    seed = coin_value(GAME, "seating", {s: v for s, v in reveals.items() if isinstance(v, bytes)})
+    dealer = random_below(seed, 4, "dealer")
+    state = clean_report().state.state
+    assert state is not None
+    assert dealer == state.game.dealer
+    hand_size = knobs()["hand_size"]
+    assert isinstance(hand_size, int)
+    dealt = 4 * hand_size
+    seat_of_slot = {k: (dealer + 1 + k) % 4 for k in range(dealt)}
+    for m in deck_messages(log, "tokens", "deal"):
+        assert m.fields["slots"] == [k for k in range(dealt) if order[seat_of_slot[k]] != m.seat]
+    assert {tuple(m.fields["slots"]) for m in deck_messages(log, "tokens", "trump")} \
+        == {(dealt,)}  # type: ignore[arg-type]
+    draws: dict[str, set[int]] = {}
+    shown_by: dict[int, set[int]] = {}  # a drawn slot → the parties that published tokens
+    for m in deck_messages(log, "tokens"):
+        if m.step.startswith("draw:"):
+            draws.setdefault(m.step, set()).update(m.fields["slots"])  # type: ignore[arg-type]
+            for slot in m.fields["slots"]:  # type: ignore[attr-defined]
+                shown_by.setdefault(slot, set()).add(m.seat)
+    drawn = [slot for step in draws.values() for slot in sorted(step)]
+    assert drawn == list(range(dealt + 1, dealt + 1 + len(drawn)))  # off the top, in order
+    assert [int(step.split(":")[1]) for step in draws] == sorted(
+        int(step.split(":")[1]) for step in draws)
+    for party, payload in log:
+        if isinstance(payload, tuple) and payload[0] == 1:
+            for slot, tokens in move_openings(payload):
+                if tokens is not None:
+                    assert tokens.seat == party
+                    action = payload[1]
+                    assert isinstance(action, tuple)
+                    if slot < dealt:  # dealt to the mover's seat
+                        assert seat_of_slot[slot] == action[1]
+                    else:  # drawn by it: shown by the three other parties
+                        assert shown_by[slot] == {0, 1, 2, 3} - {party}
+                    assert tokens.fields["slots"] == [slot]
+                    assert tokens.fields["views"] == [-1]
