@@ -19,7 +19,7 @@ import trio
 from p2p_durak.cli.backend import LobbyBackend, LobbyError, TableOptions
 from p2p_durak.cli.canvas import Line, asciify, fit, pad_lines, wrap
 from p2p_durak.cli.help_view import render_help
-from p2p_durak.cli.i18n import BOT_NAMES, PLAYER_NAME, Look
+from p2p_durak.cli.i18n import BOT_NAMES, PLAYER_NAME, Look, default_names_in
 from p2p_durak.cli.lobby_ui import BUTTONS, CreateForm, LobbyUi
 from p2p_durak.cli.lobby_view import render_create, render_lobby
 from p2p_durak.cli.net_backend import NetworkSeat
@@ -103,7 +103,7 @@ class Controller:
     async def _watch_session(self, session: Session) -> None:
         async for snapshot in session.snapshots:
             if self.session is session:
-                self.table.update(snapshot)
+                self.table.update(default_names_in(snapshot, self.look.lang))
                 self.invalidate()
         if self.session is session:
             self.session = None
@@ -135,6 +135,8 @@ class Controller:
         if key == "l":  # at any time, the help screen too
             if not self.look.toggle_lang():
                 self._notify(notice_of("lang.no_cyrillic"))
+            elif self.table.snapshot is not None:  # the bots' default names follow
+                self.table.snapshot = default_names_in(self.table.snapshot, self.look.lang)
             return
         if self.help:
             if key in ("escape", "?", "f1", "q", "h", "enter"):

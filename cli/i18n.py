@@ -6,9 +6,12 @@ Which language and symbols a terminal gets is decided in `cli/terminal.py`.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from p2p_durak.cli.terminal import LANGS
 from p2p_durak.engine.cards import SUIT_NAMES as SUIT_NAMES_EN
 from p2p_durak.engine.cards import SUIT_NAMES_RU
+from p2p_durak.node.api import SeatInfo, TableSnapshot
 from p2p_durak.node.event_lines import cards_word
 
 __all__ = ["BOT_NAMES", "CATALOGUE", "LANGS", "PLAYER_NAME", "Look", "Messages"]
@@ -481,3 +484,26 @@ BOT_NAMES: dict[str, tuple[str, ...]] = {
 }
 PLAYER_NAME = {"en": "Player", "ru": "Игрок"}
 """The human's seat name when neither `--name` nor the login name gives one."""
+
+
+def default_names_in(snapshot: TableSnapshot, lang: str) -> TableSnapshot:
+    """The table as this player reads it in `lang`: a bot with a default name is that bot in
+    this language (after `L`, «Аня» for "Anna") and so is this player's own default name; a
+    name a person gave never changes. Only the screen sees this (the others keep their names
+    for the table), and a name stays as it came where its translation would be another seat's.
+    """
+    def shown(info: SeatInfo) -> str:
+        defaults = BOT_NAMES if info.is_bot else (
+            {k: (v,) for k, v in PLAYER_NAME.items()} if info.seat == snapshot.my_seat else {})
+        for names in defaults.values():
+            if info.name in names:
+                return defaults[lang][names.index(info.name)]
+        return info.name
+
+    proposed = [shown(info) for info in snapshot.seats]
+    names = [new if new == info.name or proposed.count(new) == 1 else info.name
+             for info, new in zip(snapshot.seats, proposed, strict=True)]
+    if names == [info.name for info in snapshot.seats]:
+        return snapshot
+    return replace(snapshot, seats=tuple(
+        replace(info, name=name) for info, name in zip(snapshot.seats, names, strict=True)))
