@@ -357,3 +357,11 @@ def test_the_plain_games_deck_steps_of_b5() -> None:
                         assert shown_by[slot] == {0, 1, 2, 3} - {party}
                     assert tokens.fields["slots"] == [slot]
                     assert tokens.fields["views"] == [-1]
+
+
+def test_the_generator_of_d1_is_ristretto255s_base_point() -> None:
+    """D.1 spells G out; libsodium's fixed-base multiplication by 1 must give those bytes."""
+    import rbcl
+
+    one = (1).to_bytes(32, "little")
+    assert bytes(rbcl.crypto_scalarmult_ristretto255_base(one)) == G
