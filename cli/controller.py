@@ -175,6 +175,10 @@ class Controller:
 
     async def _create_key(self, key: str) -> None:
         form = self.form
+        if key.startswith("click:"):  # a field's name, its value, or a button
+            _, what, index = key.split(":")
+            form.focus = int(index)
+            key = {"value": "right", "button": "enter"}.get(what, "")
         if key in ("up", "s-tab"):
             form.move(-1)
         elif key in ("down", "tab"):
@@ -357,7 +361,7 @@ class Controller:
                 return render_waiting(snap, look, width, height, can_fill=can_fill)
             return render_table_screen(self.table, look, width, height, post)
         if self.screen == "create":
-            return render_create(self.form, self.base, look, width, height)
+            return render_create(self.form, self.base, look, width, height, post)
         return render_lobby(self.lobby, look, width, height, post,
                             you=self._named(self.base).player_name)
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+from collections.abc import Callable
 
 from p2p_durak.cli.backend import TableOptions
 from p2p_durak.cli.canvas import Line, clickable, clip_text, fit, pad_lines, pad_text, wrap
@@ -126,23 +127,31 @@ def _value(form: CreateForm, name: str, look: Look) -> str:
 
 
 def render_create(form: CreateForm, base: TableOptions, look: Look, width: int,
-                  height: int) -> list[Line]:
+                  height: int, post: Post | None = None) -> list[Line]:
+    """`post`: where clicks go — on a field's name it takes the focus, on its value it
+    changes it (as →), on a button it starts (as Enter)."""
     m = look.messages
     body: list[Line] = []
     arrows = ("◀ ", " ▶")
+
+    def click(what: str, index: int) -> Callable[[], None] | None:
+        return None if post is None else (lambda: post(f"click:{what}:{index}"))
+
     for index, name in enumerate(FIELDS):
         focused = index == form.focus
         style = "class:form.focus" if focused else "class:form"
         if name in ("practice", "network"):
             if name == "practice":
                 body.append([])
-            body.append([("", "   "), (style, f" {m('create.' + name)} ")])
+            body.append([("", "   "), clickable(style, f" {m('create.' + name)} ",
+                                                 click("button", index))])
             continue
         label = m("create.bots" if name == "bots" else f"create.{name}")
         value = _value(form, name, look)
         body.append([("class:waiting", " ▶ " if focused else "   "),
-                     ("class:form.label", pad_text(label, 24)),
-                     (style, f"{arrows[0]}{value}{arrows[1]}" if focused else f"  {value}")])
+                     clickable("class:form.label", pad_text(label, 24), click("field", index)),
+                     clickable(style, f"{arrows[0]}{value}{arrows[1]}" if focused
+                               else f"  {value}", click("value", index))])
         if name == "preset":
             for text in wrap(form.preset.description(look.lang), width - 8, 3):
                 body.append([("class:dim", "      " + text)])

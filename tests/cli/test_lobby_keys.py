@@ -145,3 +145,31 @@ async def test_enter_in_an_empty_lobby_plays_against_bots_at_once() -> None:
             snap = ui.controller.table.snapshot
             assert snap is not None
             assert [seat.is_bot for seat in snap.seats] == [False, True, True]
+
+
+@guest
+async def test_clicks_in_the_form_change_a_value_and_start() -> None:
+    """A click on an option's value changes it (as →); on a button, it starts (as Enter)."""
+    with trio.fail_after(30):
+        async with running_ui() as ui:
+            await ui.press("c")
+
+            async def click(text: str, column: int | None = None) -> None:
+                await ui.rendered()
+                await ui.rendered()  # (see the row click above)
+                lines = ui.screen(*DUMMY_SIZE).split("\n")
+                row = next(i for i, line in enumerate(lines) if text in line)
+                at = lines[row].index(text) + 2 if column is None else column
+                handled = ui.controller.intents_handled + 1
+                ui.pipe.send_text(f"\x1b[<0;{at + 1};{row + 1}M\x1b[<0;{at + 1};{row + 1}m")
+                await ui.until(lambda: ui.controller.intents_handled >= handled)
+
+            assert not ui.controller.form.transfer
+            await click("Transfer (перевод)", column=30)  # on its value
+            assert ui.controller.form.transfer
+            await click("Play with bots")
+            await ui.until(lambda: ui.controller.table.snapshot is not None
+                           and ui.controller.table.snapshot.state is not None)
+            snap = ui.controller.table.snapshot
+            assert snap is not None
+            assert snap.rules.transfer
