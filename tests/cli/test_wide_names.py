@@ -20,7 +20,7 @@ from p2p_durak.cli.lobby_ui import LobbyUi
 from p2p_durak.cli.lobby_view import render_lobby
 from p2p_durak.cli.table_ui import TableUi
 from p2p_durak.cli.table_view import render_table_screen
-from p2p_durak.engine.state import OVER
+from p2p_durak.engine.state import LEAD, OVER
 from p2p_durak.node.tableinfo import TableSeen
 
 WIDE_NAMES = ("麻将桌", "Kitchen", "麻将桌子麻将桌子麻将桌子麻将桌子", "🃏 Карты", "Ёлка")
@@ -67,6 +67,23 @@ def test_the_seats_and_the_series_line_up_with_wide_names() -> None:
     # each row's count of duraks ends where the header's "duraks" does
     edge = _cells_before(text[header], "duraks") + len("duraks")
     assert [get_cwidth(row.split("│")[0].rstrip()) for row in rows] == [edge] * 3, rows
+
+
+def test_the_seat_list_at_play_lines_up_with_wide_names() -> None:
+    state = find_state(lambda s: s.phase == LEAD, players=3)
+    names = ("我", "麻将桌子麻将桌子麻将桌子麻将桌子", "🃏🃏 Ann")
+    snap = snapshot_of(state)
+    snap = dataclasses.replace(snap, seats=tuple(
+        dataclasses.replace(seat, name=name) for seat, name in zip(snap.seats, names,
+                                                                     strict=True)))
+    ui = TableUi()
+    ui.update(snap)
+    lines = render_table_screen(ui, Look("en", False), 80, 24)
+    assert {line_width(line) for line in lines} == {80}
+    seats = [line for line in plain(lines).split("\n") if " 6 cards " in line]
+    assert len(seats) == 3
+    # after the marker (2 cells) the name's cell of 22, whose last cell is blank
+    assert {_cells_before(line, " 6 cards") for line in seats} == {2 + 22 - 1}, seats
 
 
 def test_pad_text_counts_cells() -> None:
