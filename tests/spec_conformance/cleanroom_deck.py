@@ -423,10 +423,29 @@ class DeckReplay:
         self.checked: dict[str, int] = {}
         self.classes: list[tuple[int, list[int]]] = []  # (slot, candidates) proven
         self.token_messages: list[DeckMsg] = []
+        self.open: dict[int, int] = {}  # slot → its card, once open to all
+        self.left: list[int] = []
+        self.hands_left: dict[int, list[int]] = {}  # a leaver → the slots its leave opened
+
+    @property
+    def active(self) -> list[int]:
+        return sorted(set(self.keys) - set(self.left))
 
     @property
     def joint(self) -> bytes:
-        return total(list(self.keys.values()))
+        return total([self.keys[s] for s in self.active])
+
+    def _views(self, slot: int) -> list[int]:
+        return [-1, *sorted(v for s, v in self.copies if s == slot)]
+
+    def _opened_to_all(self, slot: int) -> None:
+        """A ciphertext of the slot with every active seat's token opens it to all (D.6.2)."""
+        for view in self._views(slot):
+            tokens = self.tokens.get((slot, view), {})
+            if slot not in self.open and set(self.active) <= set(tokens):
+                c2 = self.ciphertext(slot, view)[1]
+                point = sub(c2, total([tokens[s] for s in self.active]))
+                self.open[slot] = self.card_points.index(point)
 
     def ciphertext(self, slot: int, view: int) -> Ciphertext:
         return self.slots[slot] if view == -1 else self.copies[(slot, view)]
@@ -472,9 +491,15 @@ class DeckReplay:
             bases = [self.ciphertext(s, v)[0] for s, v in zip(slots, views, strict=True)]
             assert verify_tokens(ctx, self.keys[m.seat], bases, points_, proof), \
                 f"{m.step} tokens of seat {m.seat}"
+            if m.step == f"leave:{m.seat}":
+                assert list(zip(slots, views, strict=True)) == self._leave_items(m.seat)
             for item, token in zip(zip(slots, views, strict=True), points_, strict=True):
                 self.tokens.setdefault(item, {})[m.seat] = token
             self.token_messages.append(m)
+            if m.step == f"leave:{m.seat}":
+                self._leave(m.seat)
+            for slot in slots:
+                self._opened_to_all(slot)
         elif m.kind == "class-proof":
             slot, candidates, proof = f["slot"], f["candidates"], f["proof"]
             assert isinstance(slot, int)
@@ -493,6 +518,32 @@ class DeckReplay:
             assert mul(secret, G) == self.keys[m.seat], f"seat {m.seat}'s published secret"
             self.secrets[m.seat] = secret
         self.checked[m.kind] = self.checked.get(m.kind, 0) + 1
+
+    def _leave_items(self, seat: int) -> list[tuple[int, int]]:
+        """D.8: the leaver's tokens are due on every ciphertext of every slot not open to all,
+        in slot order, the shared one first, where it has not published one yet."""
+        return [(slot, view) for slot in range(len(self.slots)) if slot not in self.open
+                for view in self._views(slot) if seat not in self.tokens.get((slot, view), {})]
+
+    def _leave(self, seat: int) -> None:
+        """D.8: the leaver's layer comes off every closed ciphertext; the key shrinks."""
+        for slot in range(len(self.slots)):
+            if slot in self.open:
+                continue
+            for view in self._views(slot):
+                token = self.tokens[(slot, view)].pop(seat)
+                c1, c2 = self.ciphertext(slot, view)
+                if view == -1:
+                    self.slots[slot] = (c1, sub(c2, token))
+                else:
+                    self.copies[(slot, view)] = (c1, sub(c2, token))
+        self.left.append(seat)
+        before = set(self.open)
+        for slot in range(len(self.slots)):  # the cards only the leaver could open: its hand
+            self._opened_to_all(slot)
+        self.hands_left[seat] = sorted(set(self.open) - before)
+        for slot, card in self.open.items():  # the public masking under the reduced key
+            self.slots[slot] = (G, add(self.card_points[card], self.joint))
 
     def _shuffle(self, m: DeckMsg) -> None:
         deck = m.fields["deck"]
@@ -521,6 +572,8 @@ class DeckReplay:
 
     def audit(self) -> list[int]:
         """After every audit key: each slot's card, c2 − x·c1 with x = Σ x_j (D.4 audit-key)."""
-        assert sorted(self.secrets) == sorted(self.keys)
+        assert sorted(self.secrets) == self.active
         x = sum(self.secrets.values()) % ORDER
-        return [self.card_points.index(sub(c2, mul(x, c1))) for c1, c2 in self.slots]
+        return [self.open[slot] if slot in self.open
+                else self.card_points.index(sub(c2, mul(x, c1)))
+                for slot, (c1, c2) in enumerate(self.slots)]

@@ -4,7 +4,8 @@ What can be checked without the game's machine (the engine's sequencer and state
 the rules engine and the deck; §10.11) is checked here: the file layout and bounds (§10.9), the
 genesis (§10.1), the hash chain and the sequencer's signature (R2), every ordered intent (R3),
 one item per author (R4), the fair order of racing items (R5), the deck steps' own seat and
-game (§10.12), and the final certificate (§10.4). A violation raises `ChainViolation` naming
+game (§10.12), a graceful leave (§10.12: the leaver is no longer a member), and the final
+certificate of the members (§10.4). A violation raises `ChainViolation` naming
 the position and the rule.
 """
 
@@ -23,6 +24,7 @@ TRANSCRIPT_BOUNDS = Bounds(max_depth=2, max_array=1 << 20, max_text=len(MAGIC),
                            max_message=256 << 20)
 DECK_STEP = 0  # §10.12 intent kinds
 VOTE = 3
+LEAVE = 4
 
 
 class ChainViolation(Exception):
@@ -43,6 +45,7 @@ class Walk:
     raced: int = 0  # entries of two or more items (R5 applied)
     deck_steps: int = 0
     counters: dict[int, int] = field(default_factory=dict)  # seat → last counter
+    left: set[int] = field(default_factory=set)  # players no longer members (§10.4, §10.12)
     final_state_hash: bytes = b""
 
 
@@ -98,6 +101,8 @@ def _check_entry(state: Walk, seq: int, entry_bytes: Value) -> None:
         raise ChainViolation(seq, "R2", "prev_hash is not entry_hash(seq − 1)")
     if sequencer >= len(state.players) or state.players[sequencer] != author:
         raise ChainViolation(seq, "R2", "not signed by the player Entry.sequencer names")
+    if sequencer in state.left:
+        raise ChainViolation(seq, "§10.4", f"sequencer {sequencer} left the table")
     authors: list[int] = []
     keys: list[bytes] = []
     gathered = True
@@ -148,7 +153,11 @@ def _check_table_payload(state: Walk, seq: int, seat: int, action: bytes) -> boo
         if not (isinstance(payload, tuple) and payload and isinstance(payload[0], int)
                 and 0 <= payload[0] <= 4):
             raise SpecDecodeError("not a table intent [kind, ...] with kind 0..4")
-        if payload[0] != DECK_STEP:
+        if payload[0] == LEAVE and len(payload) == 2 and isinstance(payload[1], bytes):
+            # its leave step: a deck `tokens` message for step leave:<party>; it then is no
+            # longer a member (§10.4)
+            state.left.add(seat)
+        elif payload[0] != DECK_STEP:
             return payload[0] == VOTE
         deck = read(payload[1]) if len(payload) == 2 and isinstance(payload[1], bytes) else None
         if not (isinstance(deck, tuple) and len(deck) >= 4 and isinstance(deck[0], str)):
@@ -157,12 +166,16 @@ def _check_table_payload(state: Walk, seq: int, seat: int, action: bytes) -> boo
         raise ChainViolation(seq, "§10.12", f"seat {seat}: {exc}") from None
     if deck[3] != seat or deck[1] != state.game:  # one game only in this walker (no series)
         raise ChainViolation(seq, "§10.12", f"seat {seat} sent a deck step of seat {deck[3]!r}")
+    if payload[0] == LEAVE:
+        if deck[0] != "tokens" or deck[2] != f"leave:{seat}":
+            raise ChainViolation(seq, "§10.12", f"seat {seat}'s leave step is no leave tokens")
+        return False
     state.deck_steps += 1
     return True
 
 
 def _check_certificate(state: Walk, acks: tuple[Value, ...]) -> None:
-    """§10.4: exactly one ack per member (every player, in a game nobody left), each naming the
+    """§10.4: exactly one ack per member (every player but those that left), each naming the
     last entry's hash and one common state hash. A reader takes them in any order; a writer
     puts them in seat order (§10.9: every honest player saves the same bytes)."""
     seq = len(state.hashes) - 1
@@ -177,9 +190,12 @@ def _check_certificate(state: Walk, acks: tuple[Value, ...]) -> None:
         if ack["seq"] != seq or ack["entry_hash"] != state.hashes[seq]:
             raise ChainViolation(seq, "§10.4", f"seat {seat} acks another entry")
         by_seat[seat] = ack.blob("state_hash")
-    if len(by_seat) != len(state.players):
-        missing = sorted(set(range(len(state.players))) - set(by_seat))
-        raise ChainViolation(seq, "§10.4", f"no ack from seats {missing}")
+    members = set(range(len(state.players))) - state.left
+    if set(by_seat) != members:
+        missing = sorted(members - set(by_seat))
+        others = sorted(set(by_seat) - members)
+        raise ChainViolation(seq, "§10.4", f"no ack from seats {missing}" if missing
+                             else f"acks from seats {others} that left")
     if len(set(by_seat.values())) != 1:
         raise ChainViolation(seq, "§10.4", "the acks name different state hashes")
-    state.final_state_hash = by_seat[0]
+    state.final_state_hash = by_seat[min(members)]

@@ -30,9 +30,17 @@ from .cleanroom_deck import (
     verify_key,
     verify_tokens,
 )
-from .cleanroom_log import walk
+from .cleanroom_log import ChainViolation, walk
 from .cleanroom_msgpack import read, write
-from .recorded_game import GAME, RECORDED, clean_report, clean_walk, table_intents
+from .recorded_game import (
+    GAME,
+    RECORDED,
+    clean_report,
+    clean_walk,
+    parts_of,
+    save,
+    table_intents,
+)
 from .spec_engine import ACTION_KINDS, faces_of_rules, knobs
 from .test_spec_payload_vectors import DECK
 from .test_spec_payload_vectors import GAME as GOLDEN_GAME
@@ -101,6 +109,7 @@ def test_d4_refuses_what_it_says_it_refuses(mutation: str) -> None:
 Log = list[tuple[int, object]]  # (party, DeckMsg or the decoded table payload)
 
 
+@functools.cache
 def recorded_log() -> Log:
     """The table intents of the recorded game in log order, deck steps parsed (§10.12)."""
     return [(party, parse(read(payload[1])) if payload[0] == 0 and isinstance(payload[1], bytes)
@@ -247,7 +256,7 @@ def test_a_token_proof_is_bound_to_its_key_step_and_bases() -> None:
 
 # ---- every recorded game's whole deck, replayed --------------------------------------------
 
-RECORDINGS = ("podkidnoy_4p", "nevidimy_2p", "oborotny_3p", "albansky_2p")
+RECORDINGS = ("podkidnoy_4p", "nevidimy_2p", "oborotny_3p", "albansky_2p", "leave_3p")
 
 
 @functools.cache
@@ -268,6 +277,8 @@ def replay(name: str) -> tuple[DeckReplay, list[int], list[tuple[int, object]]]:
             assert isinstance(payload[1], bytes)
             deck.apply(parse(read(payload[1])))
             continue
+        if payload[0] == 4 and isinstance(payload[1], bytes):  # a leave step (§10.12)
+            deck.apply(parse(read(payload[1])))
         if payload[0] == 1:  # a move: its openings' tokens are deck steps too
             for _slot, tokens in move_openings(payload):
                 if tokens is not None:
@@ -281,7 +292,7 @@ def test_every_deck_step_of_a_recorded_game_verifies_and_the_audit_opens_every_c
         name: str) -> None:
     deck, cards, _ = replay(name)
     assert sorted(cards) == list(range(len(cards)))  # every slot opens to a card, once each
-    assert deck.checked["audit-key"] == len(deck.keys)
+    assert deck.checked["audit-key"] == len(deck.active)
     assert deck.checked["tokens"] > len(deck.keys)
 
 
@@ -365,3 +376,35 @@ def test_the_generator_of_d1_is_ristretto255s_base_point() -> None:
 
     one = (1).to_bytes(32, "little")
     assert bytes(rbcl.crypto_scalarmult_ristretto255_base(one)) == G
+
+
+def test_a_graceful_leave_opens_the_leavers_hand_and_shrinks_the_key() -> None:
+    """§10.12 and D.8 on a recorded подкидной for three where party 0 left at bout 2: it
+    announced `[4, nil]`, then its leave step `[4, tokens]` (step `leave:0`) carried its tokens
+    on every closed ciphertext; that opened exactly its hand to all, the others played on under
+    the reduced key (every later token proof, the audit with the two remaining secrets)."""
+    deck, cards, others = replay("leave_3p")
+    assert deck.left == [0]
+    assert deck.active == [1, 2]
+    leaves = [payload for party, payload in others if isinstance(payload, tuple)
+              and payload[0] == 4]
+    assert leaves[0] == (4, None)
+    [step] = [m for m in deck.token_messages if m.step == "leave:0"]
+    hand = deck.hands_left[0]
+    assert 1 <= len(hand) <= 6
+    assert set(hand) <= set(step.fields["slots"])  # type: ignore[arg-type]
+    assert [cards[slot] for slot in hand] == [deck.open[slot] for slot in hand]
+    assert max(i for i, m in enumerate(deck.token_messages) if m.step == "leave:0") < \
+        len(deck.token_messages) - 1  # the game went on after it
+
+
+def test_the_walk_asks_the_final_certificate_of_the_members_only() -> None:
+    """§10.4: after a leave the certificate holds the acks of the players left, one each; the
+    clean-room walk of the recorded leave takes it, and refuses it with an ack missing."""
+    data = (RECORDED / "leave_3p.transcript").read_bytes()
+    result = walk(data)
+    assert result.left == {0}
+    start, entries, acks = parts_of(data)
+    assert len(acks) == 2
+    with pytest.raises(ChainViolation, match="no ack from seats"):
+        walk(save(start, entries, acks[:1]))
