@@ -42,7 +42,8 @@ DOMAINS: dict[str, set[str]] = {
     "create.": set(FIELDS),
     "activity.": {"keys", "audit", "lobby", "seating"},
     "hand.timeout.": {"bot", "lose"},
-    "help.key.": {"proezdnoy", "lead_stock", "doubt", "exchange", "send_back", "dummy"},
+    "help.key.": {"transfer", "chain", "claim", "claim_card", "show", "proezdnoy", "lead_stock",
+                  "doubt", "exchange", "send_back", "dummy"},
 }
 
 
