@@ -50,6 +50,8 @@ CATALOGUE: dict[str, tuple[str, str]] = {
                    "Q выход"),
     "lobby.leaving": ("Leaving the table after this bout, then quitting (Ctrl-C: quit now)",
                       "Выходим из-за стола после этого кона, затем из игры (Ctrl-C — сразу)"),
+    "lobby.scrolled": ("Tables {first}–{last} of {count} (↑↓ scroll)",
+                       "Столы {first}–{last} из {count} (↑↓ — дальше)"),
     "lobby.full": ("that table has no free seat", "за этим столом нет свободных мест"),
     "lobby.host_fingerprint": ("Host of {name}: {fp} (joining checks it)",
                                "Хозяин {name}: {fp} (сверяется при входе)"),

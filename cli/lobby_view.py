@@ -21,6 +21,9 @@ def _frame(title: str, body: list[Line], bottom: list[Line], width: int,
     return [fit(line, width) for line in top + pad_lines(body, middle) + bottom]
 
 
+TOP = ("title", "rule")
+BOTTOM_LINES = 3  # status, notice, keys
+UNDER_THE_LIST = 5  # a blank, your name, the host's and your fingerprint, the * note
 CHANGED_MARK = "*"
 LOBBY_COLUMNS = {"name": ("<", 20), "variant": ("<", 20), "players": (">", 7), "free": (">", 5)}
 """How wide each column of the lobby's list is, in cells (the timer's, the last, is free)."""
@@ -55,7 +58,12 @@ def render_lobby(lobby: LobbyUi, look: Look, width: int, height: int,
     if not listed:
         body.append([])
         body.append([("class:dim", "   " + m("lobby.empty"))])
-    for index, seen in enumerate(listed):
+    # the rows that fit (the frame, the bottom, the header and the lines under the list take
+    # the rest): a longer list scrolls with the cursor
+    room = max(1, height - len(TOP) - BOTTOM_LINES - 1 - UNDER_THE_LIST)
+    first = min(max(0, lobby.cursor - room // 2), max(0, len(listed) - room))
+    shown = listed[first:first + room]
+    for index, seen in enumerate(shown, start=first):
         table = seen.table
         chosen = index == lobby.cursor
         variant = preset_name(table.variant, look.lang) if table.variant in PRESETS \
@@ -91,6 +99,9 @@ def render_lobby(lobby: LobbyUi, look: Look, width: int, height: int,
         status = [("class:dim", " " + lobby.discovery.text(look.lang))]
     elif not listed:
         status = [("class:dim", " " + m("lobby.searching"))]
+    elif len(shown) < len(listed):
+        status = [("class:dim", " " + m("lobby.scrolled", first=first + 1,
+                                         last=first + len(shown), count=len(listed)))]
     notice: Line = []
     if lobby.notice is not None:
         notice = [("class:notice.error" if lobby.notice.error else "class:notice",

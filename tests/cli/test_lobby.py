@@ -332,3 +332,27 @@ async def test_every_option_of_the_form_reaches_the_practice_table() -> None:
         setup = session.setup  # type: ignore[attr-defined]
         assert (setup.timer, setup.timer_policy) == (30.0, "lose")
         nursery.cancel_scope.cancel()
+
+
+def test_a_long_list_scrolls_with_the_cursor() -> None:
+    """Thirty tables at 80×24: the chosen one is always on the screen, and the status line
+    says which part of the list is shown."""
+    from p2p_durak.cli.lobby_ui import LobbyUi
+    from p2p_durak.cli.lobby_view import render_lobby
+    from p2p_durak.node.tableinfo import TableSeen
+
+    lobby = LobbyUi()
+    for number in range(30):
+        lobby.apply(TableSeen(ad(f"Table {number:02}"), ("10.0.0.2",)))
+    for cursor in (0, 7, 15, 29):
+        lobby.cursor = cursor
+        screen = plain(render_lobby(lobby, Look("en", False), 80, 24)).splitlines()
+        assert len(screen) == 24
+        (chosen,) = [line for line in screen if line.startswith(" ▶ ")]
+        assert f"Table {cursor:02}" in chosen
+        assert any(line.startswith(" Tables ") and line.rstrip().endswith("of 30 (↑↓ scroll)")
+                   for line in screen)
+    lobby.move(1)  # from the last round to the first
+    screen = plain(render_lobby(lobby, Look("en", False), 80, 24))
+    assert " ▶ Table 00" in screen
+    assert "Tables 1–" in screen
