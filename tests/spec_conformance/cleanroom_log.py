@@ -46,6 +46,7 @@ class Walk:
     deck_steps: int = 0
     counters: dict[int, int] = field(default_factory=dict)  # seat → last counter
     left: set[int] = field(default_factory=set)  # players no longer members (§10.4, §10.12)
+    deck_games: list[bytes] = field(default_factory=list)  # the deck's game id of each game
     final_state_hash: bytes = b""
 
 
@@ -164,14 +165,27 @@ def _check_table_payload(state: Walk, seq: int, seat: int, action: bytes) -> boo
             raise SpecDecodeError("a deck step is [0, bin of [kind, game_id, step, seat, ...]]")
     except SpecDecodeError as exc:
         raise ChainViolation(seq, "§10.12", f"seat {seat}: {exc}") from None
-    if deck[3] != seat or deck[1] != state.game:  # one game only in this walker (no series)
+    if deck[3] != seat:
         raise ChainViolation(seq, "§10.12", f"seat {seat} sent a deck step of seat {deck[3]!r}")
+    if not state.deck_games:
+        state.deck_games.append(state.game)
+    if deck[1] == series_game_id(state.game, len(state.deck_games) + 1):
+        state.deck_games.append(deck[1])  # the next game of the series begins (§10.12)
+    elif deck[1] != state.deck_games[-1]:
+        raise ChainViolation(seq, "§10.12", f"seat {seat} sent a deck step of another game")
     if payload[0] == LEAVE:
         if deck[0] != "tokens" or deck[2] != f"leave:{seat}":
             raise ChainViolation(seq, "§10.12", f"seat {seat}'s leave step is no leave tokens")
         return False
     state.deck_steps += 1
     return True
+
+
+def series_game_id(game: bytes, number: int) -> bytes:
+    """§10.12: the game id the deck messages of game `number` (1, 2, …) of a series carry."""
+    if number == 1:
+        return game
+    return sha256(b"p2p-durak/series\0" + game + number.to_bytes(4, "big"))[:16]
 
 
 def _check_certificate(state: Walk, acks: tuple[Value, ...]) -> None:

@@ -30,7 +30,7 @@ from .cleanroom_deck import (
     verify_key,
     verify_tokens,
 )
-from .cleanroom_log import ChainViolation, walk
+from .cleanroom_log import ChainViolation, series_game_id, walk
 from .cleanroom_msgpack import read, write
 from .recorded_game import (
     GAME,
@@ -260,9 +260,10 @@ RECORDINGS = ("podkidnoy_4p", "nevidimy_2p", "oborotny_3p", "albansky_2p", "leav
 
 
 @functools.cache
-def replay(name: str) -> tuple[DeckReplay, list[int], list[tuple[int, object]]]:
-    """The deck of a recorded game replayed from its transcript (recorded/README.md), the
-    audit's card in every slot, and the game's other table intents (party, payload)."""
+def replay_series(name: str) -> tuple[list[DeckReplay], list[tuple[int, object]]]:
+    """The deck of every game of a recorded table replayed from its transcript
+    (recorded/README.md), and the table's other intents (party, payload). A deck message bound
+    to the next game's id (§10.12) begins that game's deck: new keys, a new shuffle."""
     data = (RECORDED / f"{name}.transcript").read_bytes()
     rules = (RECORDED / f"{name}.rules").read_bytes()
     faces = faces_of_rules(rules)
@@ -270,20 +271,36 @@ def replay(name: str) -> tuple[DeckReplay, list[int], list[tuple[int, object]]]:
     if knobs(rules)["deck_presort"] == "rank_desc":  # B.5: албанский lays the deck out by rank
         initial = sorted(range(len(faces)), key=lambda card: -faces[card][1])
     result = walk(data)
-    deck = DeckReplay(result.game, len(faces), initial)
+    decks: list[DeckReplay] = []
+
+    def apply(message: DeckMsg) -> None:
+        if not decks or message.game_id != decks[-1].game_id:
+            assert message.game_id == series_game_id(result.game, len(decks) + 1)
+            decks.append(DeckReplay(message.game_id, len(faces), initial))
+            if len(decks) > 1:  # the same seats: no seating coin in a later game
+                decks[-1].left = list(decks[-2].left)
+        decks[-1].apply(message)
+
     others: list[tuple[int, object]] = []
     for party, payload in table_intents(result):
         if payload[0] == 0:
             assert isinstance(payload[1], bytes)
-            deck.apply(parse(read(payload[1])))
+            apply(parse(read(payload[1])))
             continue
         if payload[0] == 4 and isinstance(payload[1], bytes):  # a leave step (§10.12)
-            deck.apply(parse(read(payload[1])))
+            apply(parse(read(payload[1])))
         if payload[0] == 1:  # a move: its openings' tokens are deck steps too
             for _slot, tokens in move_openings(payload):
                 if tokens is not None:
-                    deck.apply(tokens)
+                    apply(tokens)
         others.append((party, payload))
+    return decks, others
+
+
+def replay(name: str) -> tuple[DeckReplay, list[int], list[tuple[int, object]]]:
+    """A one-game table's deck replayed, the audit's card in every slot, the other intents."""
+    decks, others = replay_series(name)
+    [deck] = decks
     return deck, deck.audit(), others
 
 
@@ -408,3 +425,30 @@ def test_the_walk_asks_the_final_certificate_of_the_members_only() -> None:
     assert len(acks) == 2
     with pytest.raises(ChainViolation, match="no ack from seats"):
         walk(save(start, entries, acks[:1]))
+
+
+def test_every_game_of_a_recorded_series_has_a_deck_of_its_own() -> None:
+    """§10.12: game 2 of a series binds every deck message to
+    SHA-256("p2p-durak/series\\0" ‖ game ‖ u32be(2))[0:16], with new keys and a new shuffle;
+    both decks replay and audit, and game 2's proofs verify under no other game id."""
+    decks, others = replay_series("series_2p")
+    assert len(decks) == 2
+    assert decks[1].game_id == series_game_id(decks[0].game_id, 2)
+    assert set(decks[0].keys.values()).isdisjoint(decks[1].keys.values())
+    for deck in decks:
+        assert sorted(deck.audit()) == list(range(len(deck.slots)))
+        assert deck.checked["shuffle"] == 2
+    assert [p for _, p in others if isinstance(p, tuple) and p[0] == 3] == [(3, True)] * 2 + \
+        [(3, False)] * 2  # §10.12: both chose to play on after game 1, and to stop after game 2
+    reveal = next(m for m in decks[1].token_messages)
+    slots, views, points_, proof = (reveal.fields[k] for k in ("slots", "views", "tokens",
+                                                                "proof"))
+    assert isinstance(slots, list)
+    assert isinstance(views, list)
+    assert isinstance(points_, list)
+    assert isinstance(proof, list)
+    bases = [decks[1].ciphertext(s, v)[0] for s, v in zip(slots, views, strict=True)]
+    key = decks[1].keys[reveal.seat]
+    assert verify_tokens((decks[1].game_id, reveal.step, reveal.seat), key, bases, points_, proof)
+    assert not verify_tokens((decks[0].game_id, reveal.step, reveal.seat), key, bases, points_,
+                             proof)
