@@ -117,7 +117,8 @@ class Problem:
     message the log refused), "replay" (an old entry or ack sent again), "refused" (an illegal
     intent, or a shuffle found false), "halted" (proven misbehaviour: the game stopped).
     News: "raced" (an intent, ours or a peer's, legal on the state it was made for, that lost
-    the race to an earlier intent of the same entry, as simultaneous throw-ins do), "late" (a
+    the race to an earlier intent of the same entry, as simultaneous throw-ins do; or our move
+    that missed its position and is no longer legal on the next), "late" (a
     message re-sent before its author learned we no longer need it), "disconnected",
     "abandoned", "timeout" (our player ran out of time), "own" (our own move was not taken),
     "left" (a party went away after a game of the series: the table stopped).
@@ -237,6 +238,7 @@ class GameRunner:
         self._progress_told: tuple[str, str, int] | None = None  # deck progress told
         self._turn_seq = -1
         self._submitted: tuple[str, float] | None = None  # what we submitted, and when
+        self._made_for = -1  # the position our last move was made for (-1: not a move)
         self._deck_sent: bytes | None = None  # the deck message submitted last
         self._refused_step = RefusedStep()  # ... and whether to send it again if refused
         self.latencies: dict[str, list[float]] = {"move": [], "deck": [], "vote": [],
@@ -487,8 +489,11 @@ class GameRunner:
                 detail = f"intent {effect.intent.counter} refused {where}: {effect.detail}"
                 ours = effect.seat == self.party
                 held = self._hold_back(effect) if ours else ""
-                if (effect.seat, effect.intent.counter) in self._raced:
-                    # honest: legal on the state it was made for (`_find_races`)
+                # honest: legal on the state it was made for (`_find_races`); or our move
+                # (legal when we made it: the log prechecks it), left out of the entries that
+                # moved the table on and no longer legal there (rule L8)
+                if (effect.seat, effect.intent.counter) in self._raced or (
+                        ours and effect.seq is None and 0 <= self._made_for < self.log.seq):
                     self._note(None if ours else effect.seat, "raced",
                                f"{'our ' if ours else ''}{detail}{held} (legal when it was "
                                "made: it lost the race to an earlier move)", fault=False)
@@ -849,6 +854,7 @@ class GameRunner:
             self._note(None, "own", f"could not submit: {exc}{held}", fault=False)
             return []
         self._submitted = (kind, trio.current_time())
+        self._made_for = self.log.seq if kind == "move" else -1
         return effects
 
     def _leave_step(self, table: TableMachine) -> Sequence[object]:

@@ -21,6 +21,8 @@ from p2p_durak.engine import actions as A
 from p2p_durak.node.game import GameRunner, Turn
 from p2p_durak.node.headless import Seat, summary
 from p2p_durak.node.players import BotPlayer
+from p2p_durak.protocol.log_effects import Rejected
+from p2p_durak.protocol.messages import IntentId, RejectCode
 
 N = 4
 
@@ -59,3 +61,17 @@ async def test_racing_throw_ins_are_no_problem(
     news = outcome["news"]
     assert isinstance(news, dict)
     assert news["raced"] == len(raced)
+
+    # Our own move that missed its position (the table moved on without it: rule L8) and is no
+    # longer legal there lost a race too; one refused on the very position it was made for
+    # is not a race (the news stays "own").
+    runner = runners[0]
+    lost = Rejected(runner.party, IntentId(runner.party, 999), RejectCode.NOT_YOUR_TURN,
+                    "it is not this seat's turn to do that", None)
+    runner._made_for = runner.log.seq - 1
+    await runner._carry_out([lost])
+    assert (runner.reports[-1].kind, runner.reports[-1].party) == ("raced", None)
+    runner._made_for = runner.log.seq
+    await runner._carry_out([lost])
+    assert runner.reports[-1].kind == "own"
+    assert runner.problems == []
