@@ -4,8 +4,8 @@
 discovery events (`TableSeen` / `TableGone` from `p2p_durak.node.discovery`) from `tables`,
 and asks for a `Session` to create a networked table, join one, or practise alone against
 bots. `LocalLobbyBackend` plays practice games with `LocalSession` and watches any discovery
-channel it is given; it cannot host or join networked tables yet and says so with a
-`LobbyError`, which the lobby shows.
+channel it is given; it cannot host or join networked tables and says so with a `LobbyError`,
+which the lobby shows. `durak` runs `NetworkLobbyBackend` (`cli/net_backend.py`), which can.
 
 `TableOptions` is what the "new table" form produces: a preset plus the options a player may
 change (transfer, who throws in, teams, epaulettes, the turn timer, bots), turned into a
@@ -166,13 +166,13 @@ class LocalLobbyBackend:
 
     async def create_table(self, options: TableOptions) -> Session:
         await trio.lowlevel.checkpoint()
-        raise LobbyError("networked tables are not available yet",
-                         "сетевые столы пока недоступны")
+        raise LobbyError("this lobby plays practice games only (durak hosts networked tables)",
+                         "здесь только тренировка (сетевые столы открывает durak)")
 
     async def join(self, table: TableSeen) -> Session:
         await trio.lowlevel.checkpoint()
-        raise LobbyError("joining networked tables is not available yet",
-                         "садиться за сетевые столы пока нельзя")
+        raise LobbyError("this lobby plays practice games only (durak joins networked tables)",
+                         "здесь только тренировка (за сетевые столы садятся в durak)")
 
     async def practice(self, options: TableOptions) -> Session:
         try:

@@ -79,8 +79,8 @@ async def test_the_lobby_lists_tables_as_they_come_change_and_go() -> None:
 
         screen = await keys("down", "enter")  # Office is full
         assert "that table has no free seat" in screen
-        screen = await keys("up", "enter")  # networked tables are not ready yet
-        assert "not available yet" in screen
+        screen = await keys("up", "enter")  # a practice-only backend cannot join
+        assert "practice games only" in screen
         assert controller.screen == "lobby"
 
         await host.withdraw(office.table_id)
@@ -165,14 +165,14 @@ async def test_the_form_refuses_rules_that_cannot_be_played() -> None:
         nursery.cancel_scope.cancel()
 
 
-async def test_creating_a_networked_table_says_it_is_not_available_yet() -> None:
+async def test_a_practice_only_backend_says_it_cannot_open_a_networked_table() -> None:
     async with trio.open_nursery() as nursery:
         controller = Controller(LocalLobbyBackend(nursery), Look("ru", False), base())
         keys = await start(nursery, controller)
         await keys("c")
         await keys("up")  # from the first field up to the last: the network button
         screen = await keys("enter")
-        assert "сетевые столы пока недоступны" in screen
+        assert "здесь только тренировка" in screen
         assert controller.screen == "create"
         nursery.cancel_scope.cancel()
 
