@@ -17,13 +17,15 @@ import trio
 
 from p2p_durak.node.link import Link, PeerFault, open_link
 from p2p_durak.node.transport import Dialer, Endpoint
+from p2p_durak.protocol.errors import ErrorCode
 from p2p_durak.protocol.identity import Identity, PeerId
 from p2p_durak.protocol.messages import Message
 
 log = logging.getLogger(__name__)
 
-# A peer that has not started its game yet hangs up on us (its node has no mesh to hand the
-# link to): the first redials come quickly, then back off.
+# A peer's node holds a link that comes before its game runs (node.py), so a dial fails only
+# when the peer cannot be reached (or hung up on us): the first redials come quickly, then
+# back off.
 REDIAL_FIRST = 0.02
 REDIAL_MAX = 5.0
 STABLE_SECONDS = 1.0  # a link that lasted this long was up: redial at once-ish when it drops
@@ -187,7 +189,12 @@ class Mesh:
                 except trio.WouldBlock:
                     await self._send.send(Received(party, message))
         except PeerFault as fault:
-            self._note_fault(fault)
+            if fault.code is ErrorCode.GOING_AWAY:
+                # an orderly hang-up (the peer's game ended, or it has none for us): news for
+                # the game (`Disconnected` names it), not a fault
+                log.info("%s hung up: %s", fault.peer, fault.reason)
+            else:
+                self._note_fault(fault)
             reason = fault.reason
         finally:
             if self._links.get(party) is link:

@@ -3,8 +3,11 @@ joins, and the game it plays there.
 
 The listener hands every authenticated connection to whoever it belongs to: a joiner's to the
 table we host (while it seats players), a fellow player's to the running game's mesh. Anything
-else is refused with a reason. Bots are nodes too, each with its own identity and listener, so
-a process can host several of them (`spawn_bots`).
+else is refused with a reason. A fellow player's link can come before our game runs (the
+players' nodes start their games one after another: the host seals the `Start` and withdraws its
+table, each joiner gets the `Start` in turn, the journal is prepared): it waits for the game,
+up to `HOLD_SECONDS`, instead of being refused and redialled. Bots are nodes too, each with its
+own identity and listener, so a process can host several of them (`spawn_bots`).
 """
 
 from __future__ import annotations
@@ -33,6 +36,10 @@ from p2p_durak.protocol.messages import PROTOCOL_VERSION, TableInfo, TurnTimer
 
 log = logging.getLogger(__name__)
 
+# How long a link from a player of the game we are about to play waits for it to run (it runs
+# within milliseconds of the `Start`; a link still waiting then is refused and redialled).
+HOLD_SECONDS = 10.0
+
 
 def parse_endpoint(text: str) -> Endpoint | None:
     host, _, port = text.rpartition(":")
@@ -60,6 +67,9 @@ class Node:
         self.mesh: Mesh | None = None
         self.runner: GameRunner | None = None
         self.doorman = Doorman()
+        self._joining = 0  # joins under way: a fellow player may dial before the Start comes
+        self._coming: GameStart | None = None  # the game joined, not yet running
+        self._playing = trio.Event()  # our game runs: its mesh takes the links of its parties
 
     async def serve(self, *, task_status: trio.TaskStatus[Endpoint] = trio.TASK_STATUS_IGNORED
                     ) -> None:
@@ -79,7 +89,9 @@ class Node:
         link = await self._handshake(stream, label)
         if link is None:
             return
-        if self.mesh is not None and self.mesh.wants(link):
+        if self._game_coming(link.peer) and not await self._wait_for_game(link):
+            return
+        if self._playing.is_set() and self.mesh is not None and self.mesh.wants(link):
             await self.mesh.adopt(link)
         elif self.hosted is not None and not self.hosted.started.is_set():
             with self.doorman.enter(link.label, handshaking=False) as ticket:
@@ -90,6 +102,31 @@ class Node:
         else:
             self.doorman.refuse(link.label, "nothing here for it (no table or game of ours)")
             await link.close("no table or game here for you")
+
+    def _game_coming(self, peer: PeerId) -> bool:
+        """Whether `peer` may be a player of the game we are about to play (not yet running)."""
+        if self._playing.is_set():
+            return False
+        if self.mesh is not None:
+            return self.mesh.party_of(peer) is not None
+        start = self._coming or (self.hosted.start if self.hosted is not None else None)
+        if start is not None:
+            return any(p.identity == peer for p in start.players)
+        return self._joining > 0  # the Start may reach the peer before it reaches us
+
+    async def _wait_for_game(self, link: Link) -> bool:
+        """Hold a fellow player's early link until our game runs (or `HOLD_SECONDS` pass), as
+        one of the doorman's strangers (it may be cut for room); False when it was cut."""
+        with self.doorman.enter(link.label) as ticket:
+            if ticket is None:
+                await link.close("too many connections at once: try again")
+                return False
+            with ticket.scope, trio.move_on_after(HOLD_SECONDS):
+                await self._playing.wait()
+            if ticket.cut:
+                await link.close("too many connections at once: try again")
+                return False
+        return True
 
     async def _handshake(self, stream: trio.abc.Stream, label: str) -> Link | None:
         """The handshake with whoever connected, as one of the doorman's strangers (it may cut
@@ -152,11 +189,17 @@ class Node:
                    on_table: Callable[[TableInfo, RuleSet], None] | None = None
                    ) -> GameStart:
         assert self.endpoint is not None, "serve() first"
-        start = await join_table(self.identity, self.dialer, endpoint, name=self.name,
-                                 listen_port=self.endpoint.port, expected_host=expected_host,
-                                 host_fingerprint=host_fingerprint, rules_hash=rules_hash,
-                                 timer=timer, on_table=on_table)
-        return _reach_host_where_we_joined(start, endpoint)
+        self._joining += 1
+        try:
+            start = await join_table(self.identity, self.dialer, endpoint, name=self.name,
+                                     listen_port=self.endpoint.port,
+                                     expected_host=expected_host,
+                                     host_fingerprint=host_fingerprint, rules_hash=rules_hash,
+                                     timer=timer, on_table=on_table)
+        finally:
+            self._joining -= 1
+        self._coming = _reach_host_where_we_joined(start, endpoint)
+        return self._coming
 
     # ---- playing ------------------------------------------------------------------------------
 
@@ -181,7 +224,8 @@ class Node:
                                        timing or Timing.of(start.timer))
         try:
             async with trio.open_nursery() as nursery:
-                await nursery.start(self.runner.run)
+                await nursery.start(self.runner.run)  # (returns once the mesh runs)
+                self._playing.set()
                 task_status.started(self.runner)
         finally:
             journal.close()
