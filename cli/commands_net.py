@@ -89,7 +89,8 @@ def _common(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--player", default="Player", help="this seat's display name")
     parser.add_argument("--level", choices=LEVELS, default="easy",
                         help="bot level playing this process's own seat")
-    parser.add_argument("--bind", default="0.0.0.0", help="address to listen on")
+    parser.add_argument("--bind", default="0.0.0.0", help="address to listen on (and to dial "
+                        "from; a hosted table is advertised at it)")
     parser.add_argument("--port", type=int, default=0, help="TCP port (0: any free one)")
     parser.add_argument("--advertise", help="address other players dial to reach us")
     parser.add_argument("--interface", action="append", help="IPv4 address of an interface "

@@ -8,12 +8,14 @@ multi-process tests are built on these functions.
 
 from __future__ import annotations
 
+import ipaddress
 import json
 import logging
 import random
 import sys
 from collections import Counter
 from collections.abc import Callable, Sequence
+from contextlib import suppress
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TextIO
@@ -113,9 +115,10 @@ def make_node(home: Path, name: str, *, bind: str, port: int, advertise: str | N
               dialer: Dialer | None = None, rng: Callable[[int], bytes] | None = None) -> Node:
     identity = load_or_create(home, identity_name)
     host = advertise or (bind if bind != "0.0.0.0" else host_ipv4_addresses()[0])
+    # bound to one address, it dials from it too: peers reach us where our links come from
     node = Node(identity, name, home, listener or TcpListener(bind, port),
-                dialer or TcpDialer(), advertised_host=host, identity_name=identity_name,
-                bind=bind)
+                dialer or TcpDialer(None if bind == "0.0.0.0" else bind),
+                advertised_host=host, identity_name=identity_name, bind=bind)
     if rng is not None:
         node.rng = rng
     return node
@@ -150,7 +153,8 @@ async def host_and_play(opts: HostOptions, out: TextIO = sys.stdout) -> list[Sea
               f"({opts.config.preset_id}, {opts.config.seats} seats; "
               f"{opts.config.timer.describe()}); host fingerprint "
               f"{host.node.identity.fingerprint}", file=out, flush=True)
-        discovery_cm = open_discovery(interfaces=opts.interfaces, browse=False) if opts.mdns \
+        discovery_cm = open_discovery(interfaces=opts.interfaces, browse=False,
+                                      advertise_addresses=reachable_at(opts)) if opts.mdns \
             else None
         async with trio.open_nursery() as inner:
             if discovery_cm is not None:
@@ -166,6 +170,18 @@ async def host_and_play(opts: HostOptions, out: TextIO = sys.stdout) -> list[Sea
             inner.cancel_scope.cancel()
         nursery.cancel_scope.cancel()
     return seats
+
+
+def reachable_at(opts: HostOptions) -> list[str] | None:
+    """The addresses a table's mDNS advertisement names: the one players dial (`--advertise`),
+    else the one address we listen on (`--bind`); None: discovery's default (the interfaces
+    it runs on, or all of the machine's). A host bound to 127.0.0.1 advertised the machine's
+    LAN addresses, where nothing listened: every join failed with 'cannot reach'."""
+    for address in (opts.advertise, opts.bind):
+        with suppress(ValueError):  # (a host name is not advertised: mDNS names addresses)
+            if address and not ipaddress.IPv4Address(address).is_unspecified:
+                return [address]
+    return None
 
 
 async def _play(seat: Seat, start: GameStart, opts: HostOptions, out: TextIO, i: int) -> None:

@@ -86,10 +86,18 @@ class TcpListener:
 
 
 class TcpDialer:
-    """Dials TCP endpoints with ``trio.open_tcp_stream`` (``TCP_NODELAY`` is on by default)."""
+    """Dials TCP endpoints with ``trio.open_tcp_stream`` (``TCP_NODELAY`` is on by default).
+
+    ``local``: the address to dial from — a node that listens on one address only must dial
+    from it, since a peer pairs the address a connection came from with the port we announce
+    (a joiner's ``listen_port``) to reach us later. None: the kernel chooses.
+    """
+
+    def __init__(self, local: str | None = None) -> None:
+        self.local = local
 
     async def dial(self, endpoint: Endpoint) -> trio.abc.Stream:
-        return await trio.open_tcp_stream(endpoint.host, endpoint.port)
+        return await trio.open_tcp_stream(endpoint.host, endpoint.port, local_address=self.local)
 
 
 def remote_host(stream: trio.abc.Stream) -> str:

@@ -161,6 +161,17 @@ def check_agreement(peers: Sequence[Peer], codes: dict[str, int]) -> None:
     assert len(outcomes) == 1, f"the peers disagree on the outcome: {summaries}"
 
 
+def check_no_refusals(peers: Sequence[Peer]) -> None:
+    """Nobody turned a fellow player's connection away: at the start a node's game may run a
+    moment after a peer dials it (the host withdraws its table from mDNS first), and the link
+    waits for it instead of being refused (each refusal was logged as a peer's fault)."""
+    for peer in peers:
+        said = [line for line in peer.text().splitlines()
+                if "refused connection" in line or "GOING_AWAY" in line
+                or "peer fault" in line]
+        assert said == [], f"{peer.name}:\n" + "\n".join(said)
+
+
 @pytest.mark.parametrize("nodes", [4])
 def test_nodes_in_namespaces_find_the_table_by_mdns_and_finish_a_game(
         make_lab: Callable[[int], NetnsLab], tmp_path: Path, nodes: int) -> None:
@@ -169,6 +180,7 @@ def test_nodes_in_namespaces_find_the_table_by_mdns_and_finish_a_game(
     host, joiners = open_table(lab, tmp_path, clock)
     peers = [host, *joiners]
     check_agreement(peers, wait_exit(peers, clock))
+    check_no_refusals(peers)
     for peer in peers:
         audit(lab, peer, clock)
 

@@ -13,6 +13,7 @@ from p2p_durak.node.transport import (
     MemoryNetwork,
     TcpDialer,
     TcpListener,
+    remote_host,
 )
 
 
@@ -57,6 +58,25 @@ async def test_tcp_listener_reports_the_bound_port_and_refusal_is_an_oserror() -
         # The listener is closed now: its port refuses connections.
         with pytest.raises(OSError, match="connect"):
             await TcpDialer().dial(bound)
+
+
+async def test_a_tcp_dialer_bound_to_an_address_dials_from_it() -> None:
+    """A peer pairs the address our connection came from with the port we listen on (a
+    joiner's `listen_port`): a node listening on 127.0.0.2 only must not dial from 127.0.0.1."""
+    seen: list[str] = []
+
+    async def note_peer(stream: trio.abc.Stream) -> None:
+        seen.append(remote_host(stream))
+
+    with trio.fail_after(10):
+        async with trio.open_nursery() as nursery:
+            bound = await nursery.start(TcpListener("127.0.0.1").serve, note_peer)
+            for dialer in (TcpDialer("127.0.0.2"), TcpDialer()):
+                stream = await dialer.dial(bound)
+                await trio.testing.wait_all_tasks_blocked()
+                await stream.aclose()
+            nursery.cancel_scope.cancel()
+    assert seen == ["127.0.0.2", "127.0.0.1"]
 
 
 async def test_memory_round_trip() -> None:
