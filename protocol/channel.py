@@ -304,6 +304,13 @@ class PeerConnection:
     # --- conveniences --------------------------------------------------------------------------
 
     @property
+    def buffered(self) -> int:
+        """Bytes received and not yet returned as events. Non-zero while `next_event` says
+        `NEED_DATA`: a frame has begun and not arrived whole (an I/O layer may bound how long
+        it waits for the rest)."""
+        return self._framer.buffered
+
+    @property
     def peer_name(self) -> str:
         """How errors name the peer: proven fingerprint, else claimed one, else the label."""
         label = self.peer_label or "unidentified peer"

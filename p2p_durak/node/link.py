@@ -31,6 +31,10 @@ from p2p_durak.protocol.messages import Error, Message
 
 HANDSHAKE_TIMEOUT = 10.0
 RECEIVE_CHUNK = 65536
+FRAME_SECONDS = 20.0
+"""A frame begun must be complete within this (a mebibyte at half a megabit a second). Without a
+bound, one injected frame header would swallow the peer's next frames as its body: the peer would
+seem silent until the grace period ended the game."""
 
 
 class PeerFault(Exception):
@@ -53,6 +57,7 @@ class Link:
     def __post_init__(self) -> None:
         self._send_lock = trio.StrictFIFOLock()
         self.closed = False
+        self._frame_began: float | None = None  # when the incomplete frame buffered began
 
     async def send(self, message: Message, encoded: bytes | None = None) -> None:
         """Encrypt and write one message (`encoded`: its bytes, if the caller has them). Raises
@@ -92,8 +97,9 @@ class Link:
                 await self._refuse(exc.code, exc.reason)
                 raise PeerFault(self.label, exc.reason, exc.code) from exc
             if isinstance(event, NeedData):
-                await self._fill()
+                await self._fill_frame()
                 continue
+            self._frame_began = None  # a whole frame came: what is buffered begins the next
             if isinstance(event, ConnectionClosed):
                 self.closed = True
                 return None
@@ -104,6 +110,21 @@ class Link:
             if isinstance(event, Message):
                 return event
             raise PeerFault(self.label, f"unexpected event {type(event).__name__}")
+
+    async def _fill_frame(self) -> None:
+        """Read more; a frame begun `FRAME_SECONDS` ago and still incomplete is a fault."""
+        if not self.conn.buffered:
+            await self._fill()
+            return
+        if self._frame_began is None:
+            self._frame_began = trio.current_time()
+        with trio.move_on_at(self._frame_began + FRAME_SECONDS):
+            await self._fill()
+            return
+        reason = (f"a frame stayed incomplete for {FRAME_SECONDS:g} s "
+                  f"({self.conn.buffered} bytes of it arrived)")
+        await self._refuse(ErrorCode.TRUNCATED, reason)
+        raise PeerFault(self.label, reason, ErrorCode.TRUNCATED)
 
     async def _fill(self) -> None:
         try:

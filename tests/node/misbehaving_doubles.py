@@ -114,6 +114,26 @@ class DelayedMovePlayer(BotPlayer):
         # else: the table moved on and the runner offers the new turn by itself
 
 
+class SignallingPlayer(BotPlayer):
+    """An honest bot that says when its node has committed position `at` (a game runs in zero
+    virtual time: a test that polls the position would wake only after the game)."""
+
+    def __init__(self, *, seed: int, at: int) -> None:
+        super().__init__(level="easy", seed=seed)
+        self.at = at
+        self.reached = trio.Event()
+        self.runner: GameRunner | None = None
+
+    def attach(self, runner: GameRunner) -> None:
+        super().attach(runner)
+        self.runner = runner
+
+    async def update(self, table: TableMachine, events: tuple[TableEvent, ...]) -> None:
+        await super().update(table, events)
+        if self.runner is not None and self.runner.log.seq >= self.at:
+            self.reached.set()
+
+
 # ---- garbage below the channel ---------------------------------------------------------------
 
 
@@ -182,11 +202,15 @@ class GarbageNode(Node):
         self.sprayed = 0
 
     async def spray(self, rng: random.Random) -> None:
+        await self.inject(rng.randbytes(48))
+
+    async def inject(self, data: bytes) -> None:
+        """Write `data` into every open stream, between the node's own frames."""
         for tap in self.taps:
             if tap.closed:
                 continue
             try:
-                await tap.inject(rng.randbytes(48))
+                await tap.inject(data)
                 self.sprayed += 1
             except (trio.BrokenResourceError, trio.ClosedResourceError):
                 pass

@@ -25,6 +25,7 @@ from misbehaving_doubles import (
     LyingAckNode,
     LyingAckRunner,
     ReplayingPlayer,
+    SignallingPlayer,
 )
 from table_harness import (
     Table,
@@ -39,6 +40,7 @@ from table_harness import (
 )
 
 from p2p_durak.node.game import GameRunner
+from p2p_durak.node.link import FRAME_SECONDS
 
 CHEAT = 2
 HONEST = (0, 1)
@@ -185,3 +187,28 @@ async def test_an_ack_with_a_wrong_state_hash_halts_every_honest_node_with_one_d
     assert_same_committed_log(honest(table))
     for runner in honest(table):
         assert runner.log.seq == position - 1  # the lied-about entry never committed
+
+
+async def test_a_frame_that_never_completes_cuts_the_link_and_the_game_goes_on(
+        tmp_path: Path, autojump_clock: trio.testing.MockClock) -> None:
+    # A frame header of 1 MiB and a few bytes, then the node's own honest frames: they would be
+    # read as that frame's body, and the party heard as silent until the grace period ended the
+    # game for everyone. A frame begun must be complete within FRAME_SECONDS.
+    cheat = SignallingPlayer(seed=CHEAT * 100 + 3, at=15)
+
+    async def stall(table: Table) -> None:
+        node = table.nodes[CHEAT]
+        assert isinstance(node, GarbageNode)
+        await cheat.reached.wait()
+        await node.inject((1 << 20).to_bytes(4, "big") + bytes(10))
+
+    table = await run_table(tmp_path, seed=3, node_classes={CHEAT: GarbageNode},
+                            players={CHEAT: cheat}, during=stall)
+    node = table.nodes[CHEAT]
+    assert isinstance(node, GarbageNode)
+    assert node.sprayed >= 1
+    assert_named(table, "channel")
+    for runner in honest(table):
+        text = "\n".join(runner.problems)
+        assert f"stayed incomplete for {FRAME_SECONDS:g} s" in text
+    assert_finished_cleanly([table.runner(i) for i in range(3)])
