@@ -75,6 +75,11 @@ TIMEOUT_POLICIES = ("bot", "lose")
 # that broke the channel protocol (garbage, a forged signature, a frame out of order).
 _ORDINARY_ENDS = ("connection closed", "connection lost", "connection already closed",
                   "peer closed with GOING_AWAY", "replaced by a newer connection")
+# How the framing and the frame decryption word a broken frame: bytes anyone on the path can put
+# there (docs/protocol.md §15: channel frames are no proof of authorship), unlike a malformed
+# message or a bad signature inside an authenticated frame, which only the peer can send.
+_UNATTRIBUTED = ("failed authentication", "stayed incomplete", "exceeds", "zero-length frame",
+                 "stream ended inside a frame")
 
 
 @dataclass(frozen=True, slots=True)
@@ -621,6 +626,9 @@ class GameRunner:
             self._note(item.party, "disconnected", item.reason, fault=False)
         elif item.reason.startswith("peer closed with"):
             self._note(item.party, "disconnected", f"hung up on us: {item.reason}", fault=False)
+        elif any(marker in item.reason for marker in _UNATTRIBUTED):
+            self._note(item.party, "channel", f"its channel broke (a bad frame: from it, or put "
+                       f"on the way by someone between us) and was cut off: {item.reason}")
         else:
             self._note(item.party, "channel", f"broke the channel and was cut off: "
                        f"{item.reason}")

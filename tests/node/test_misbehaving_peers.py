@@ -76,6 +76,8 @@ async def test_garbage_on_the_channel_cuts_the_link_and_the_game_goes_on(
     assert isinstance(node, GarbageNode)
     assert node.sprayed >= 2
     assert_named(table, "channel")
+    for runner in honest(table):  # garbage frames are no proof of who put them there (§15)
+        assert any("by someone between us" in p for p in runner.problems), runner.problems
     assert_finished_cleanly([table.runner(i) for i in range(3)])
 
 
