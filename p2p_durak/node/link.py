@@ -168,6 +168,13 @@ async def _pump_handshake(conn: PeerConnection, stream: trio.abc.Stream) -> obje
         conn.receive_data(bytes(data))
 
 
+def _off_script(conn: PeerConnection, event: object) -> PeerFault:
+    """The handshake did not go on as it must: say so naming the peer (as far as it got)."""
+    if isinstance(event, ConnectionClosed):
+        return PeerFault(conn.peer_name, "hung up during the handshake")
+    return PeerFault(conn.peer_name, f"unexpected handshake event {type(event).__name__}")
+
+
 @contextlib.asynccontextmanager
 async def _handshake(stream: trio.abc.Stream, conn: PeerConnection, label: str,
                      seconds: float) -> AsyncIterator[None]:
@@ -205,7 +212,7 @@ async def open_link(stream: trio.abc.Stream, identity: Identity, *, expected: Pe
         if isinstance(event, Error):
             raise PeerFault(label, f"refused: {event.code.name} {event.detail}", event.code)
         if not isinstance(event, HandshakeResponse):
-            raise PeerFault(label, f"unexpected handshake event {type(event).__name__}")
+            raise _off_script(conn, event)
         await stream.send_all(conn.send(AcceptHandshake()))
         return Link(stream, conn, event.peer, f"{label} ({event.peer.fingerprint})")
     raise AssertionError("unreachable")  # pragma: no cover (the block returns or raises)
@@ -219,7 +226,7 @@ async def accept_link(stream: trio.abc.Stream, identity: Identity, *,
     async with _handshake(stream, conn, label, handshake_seconds):
         event = await _pump_handshake(conn, stream)
         if not isinstance(event, HandshakeRequest):
-            raise PeerFault(label, f"unexpected handshake event {type(event).__name__}")
+            raise _off_script(conn, event)
         refusal = admit(event.claimed_peer)
         if refusal is not None:
             await stream.send_all(conn.send(Error(ErrorCode.REFUSED, refusal[:200])))
@@ -228,6 +235,6 @@ async def accept_link(stream: trio.abc.Stream, identity: Identity, *,
         await stream.send_all(conn.send(AcceptHandshake()))
         event = await _pump_handshake(conn, stream)
         if not isinstance(event, ChannelOpened):
-            raise PeerFault(label, f"unexpected handshake event {type(event).__name__}")
+            raise _off_script(conn, event)
         return Link(stream, conn, event.peer, f"{label} ({event.peer.fingerprint})")
     raise AssertionError("unreachable")  # pragma: no cover (the block returns or raises)

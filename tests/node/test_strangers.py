@@ -112,13 +112,18 @@ async def test_each_bad_handshake_is_logged_with_the_address_and_the_reason(
         "another's identity": [Framer().send(HandshakeInit((1,), victim.peer_id,
                                                            bytes(range(1, 33))).encode()),
                                Framer().send(HandshakeFinish(bytes(64)).encode())],
+        "a hang-up": [Framer().send(HandshakeInit((1,), victim.peer_id,
+                                                  bytes(range(1, 33))).encode()), b""],
     }
     async with trio.open_nursery() as nursery:
         await serve_a_table(nursery, node)
         for chunks in attacks.values():
             stream = await network.dialer("mallory").dial(HOST)
             for chunk in chunks:
-                await stream.send_all(chunk)
+                if chunk:
+                    await stream.send_all(chunk)
+                else:  # vanishes, mid-handshake
+                    await stream.send_eof()
                 await trio.sleep(0.1)
             assert await closed_by_the_node(stream)
         nursery.cancel_scope.cancel()
@@ -127,7 +132,8 @@ async def test_each_bad_handshake_is_logged_with_the_address_and_the_reason(
     for refusal in node.refused:
         assert refusal.startswith("a peer at mallory"), refusal
         assert refusal in logged
-    huge, own, other = node.refused[1:]
+    huge, own, other, gone = node.refused[1:]
+    assert gone.endswith(f"claiming {victim.peer_id}: hung up during the handshake")
     assert "exceeds 1024" in huge
     assert f"claiming {node.identity.peer_id}" in own
     assert "our own identity" in own
