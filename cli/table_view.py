@@ -129,11 +129,14 @@ def render_table_screen(ui: TableUi, look: Look, width: int, height: int,
         status = _activity(snap, look) if snap is not None else []
         text = "".join(f[1] for f in status) or (m("activity.dealing") if snap is not None
                                                  else m("lobby.starting"))
+        style = status[0][0] if status else "class:activity"
         lines: list[Line] = [fit([("class:header", f" {m('app.title')}")], width, "class:header"),
-                             [], [("class:activity", f"  {text}")]]
+                             [], [(style, f"  {text}")]]
+        if ui.notice is not None:  # e.g. the verdict of a table that could not start
+            lines += [[], [("class:notice.error", f"  {ui.notice.text(look.lang)}")]]
         if snap is not None and snap.clocks is not None:
             lines += [[], [("class:dim", "  " + clocks_line(snap.clocks, look))]]
-        return pad_lines(lines, height)
+        return [fit(line, width) for line in pad_lines(lines, height)]
     state = snap.state
     cards = CardText(state.game, look.lang, look.ascii_only)
     events = EventText(m, cards, snap.seats, snap.my_seat)
@@ -382,10 +385,14 @@ def _face_up(ui: TableUi, cards: CardText, label: str, empty: str,
 
 def _activity(snap: TableSnapshot, look: Look) -> Line:
     """What the table is doing: a networked table's shuffle and deal with their progress
-    (k of n parties done), else whom it waits for."""
+    (k of n parties done), else whom it waits for; first of all, a player it has no link to,
+    and why (it cannot go on without them)."""
     m = look.messages
     state = snap.state
     activity = snap.activity
+    if snap.away is not None:  # the table cannot go on without them: say whom and why
+        return [("class:notice.error", snap.away_ru or snap.away if look.lang == "ru"
+                 else snap.away)]
     if activity in ("shuffling", "dealing") and snap.progress is not None:
         done, total = snap.progress
         key = "activity.shuffling_n" if activity == "shuffling" else "activity.dealing_n"

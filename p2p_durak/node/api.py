@@ -59,6 +59,10 @@ class TableSnapshot:
     game_number: int = 1
     notice: str | None = None  # the last refusal or problem, for the status line
     notice_ru: str | None = None  # the same in Russian, when `notice` is a text, not a key
+    # a networked table: the players it has had no link to for a while, and why (English,
+    # Russian); shown instead of what the table is doing, which cannot go on without them
+    away: str | None = None
+    away_ru: str | None = None
     extra: dict[str, str] = field(default_factory=dict)
 
 

@@ -56,6 +56,9 @@ log = logging.getLogger(__name__)
 # The clock input comes when something is due (the log's next deadline, the turn timer, the
 # grace period, the end of the linger), and at least this often.
 IDLE_TICK_SECONDS = 1.0
+# A party without a link this long is named to the player, with the reason (at a game's start
+# the links come up within a second; a table that cannot go on must not wait in silence).
+AWAY_NOTICE_SECONDS = 3.0
 LINGER_SECONDS = 3.0  # after the game: keep answering peers that still need our acks
 BATCH_INPUTS = 64  # inputs handled back to back before the alarm is reset and trio is let in
 SYNC_SECONDS = 1.0
@@ -184,6 +187,10 @@ class Player:
     async def finished(self, table: TableMachine, diagnosis: str | None) -> None:
         """The table stopped (diagnosis: why, when it did not end normally)."""
 
+    async def connections(self, away: dict[int, str]) -> None:
+        """The parties that have had no link for a while, each with the reason (none: every
+        link is up again); told when it changes."""
+
 
 @dataclass(frozen=True, slots=True)
 class _Move:
@@ -263,6 +270,7 @@ class GameRunner:
             self._stand_in = BotFeed(lambda seat: make_bot("easy", seat, bot_rng))
         self._away: dict[int, float] = {}  # party -> since when it has not been connected
         self._silence = Silence(self.party)  # parties the table waits for that do not answer
+        self._told_away: dict[int, str] = {}  # the parties without a link the player was told
         self._late = False  # the input being handled looks like an honest late retransmission
         self._base: tuple[int, TableMachine] | None = None  # the committed head before it
         self._raced: set[tuple[int, int]] = set()  # (party, counter) that lost a race
@@ -350,6 +358,10 @@ class GameRunner:
         self.player.attach(self)
         began = trio.current_time()
         self._away = {p: began for p in range(len(self.start.players)) if p != self.party}
+        for party in self._away:
+            # No link yet: the log must not time a party it cannot hear (it would call a
+            # sequencer that was never reached a censor) until the link's `Connected`.
+            self.log.peer_disconnected(party, self._now())
         with heap.frozen_while_playing():
             await self._run_game(task_status)
 
@@ -457,6 +469,8 @@ class GameRunner:
             self._check_grace()
         await self._carry_out(effects)
         self._late = False
+        if self._away or self._told_away:
+            await self._tell_away()
         self._prepare_next()
         if recovering and not self.log.recovering and self.diagnosis is None:
             # Caught up without a commit (nothing new was committed while we were away):
@@ -653,6 +667,27 @@ class GameRunner:
             gone.pop(party, None)
         return gone
 
+    def away(self) -> dict[int, str]:
+        """The parties without a link for `AWAY_NOTICE_SECONDS` or more, each with the reason
+        (the link's last failure: "cannot connect to 10.0.0.7:4000: Connection refused")."""
+        if self.finished.is_set():
+            return {}  # (the links close at the end: nobody is awaited any more)
+        now = trio.current_time()
+        left = self.log.state.left
+        return {party: self.mesh.why_away(party) or "not connected"
+                for party, since in sorted(self._away.items())
+                if now - since >= AWAY_NOTICE_SECONDS and party not in left}
+
+    async def _tell_away(self) -> None:
+        away = self.away()
+        if away != self._told_away:
+            for party, why in away.items():
+                if self._told_away.get(party) != why:
+                    log.warning("waiting for party %d (%s, %s): %s", party,
+                                self.start.players[party].name, self.fingerprint(party), why)
+            self._told_away = away
+            await self.player.connections(away)
+
     def _check_grace(self) -> None:
         """A party that has stayed away, or silent, for the grace period blocks the game for
         good: no entry commits without its ack, no card moves without its deck step. End the
@@ -680,9 +715,11 @@ class GameRunner:
         self.verdict = (f"abandoned: party {party} ({self.fingerprint(party)}) did not {what} "
                         f"within {self.timing.grace_seconds:g} s at position {self.log.seq}")
         self.diagnosis = self.verdict
-        self._note(party, "abandoned", self.verdict, fault=False)
+        # the verdict is the same on every node; why the link is down is this node's own view
+        why = f" ({self.mesh.why_away(party)})" if party in self._away else ""
+        self._note(party, "abandoned", self.verdict + why, fault=False)
         self.journal.verdict(self.verdict, self._saved_transcript())
-        log.error("game ended: %s", self.verdict)
+        log.error("game ended: %s%s", self.verdict, why)
 
     def _saved_transcript(self) -> bytes | None:
         try:

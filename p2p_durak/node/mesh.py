@@ -78,6 +78,7 @@ class Mesh:
         self._send, self.inbox = trio.open_memory_channel[MeshEvent](1024)
         self._nursery: trio.Nursery | None = None
         self.faults: list[str] = []  # every peer fault seen, naming the peer and the reason
+        self._trouble: dict[int, str] = {}  # party -> why its link is down (the last failure)
 
     def deliver_to(self, channel: trio.MemorySendChannel[MeshEvent]) -> None:
         """Put events on `channel` instead of `inbox` (a game's own input queue: one task
@@ -90,6 +91,19 @@ class Mesh:
     def connected(self, party: int) -> bool:
         link = self._links.get(party)
         return link is not None and not link.closed
+
+    def why_away(self, party: int) -> str:
+        """Why there is no link to `party` now, in words for the player ("" when there is)."""
+        if self.connected(party):
+            return ""
+        trouble = self._trouble.get(party)
+        if trouble is not None:
+            return trouble
+        if not self.i_dial(party):
+            return "it has not connected to us"
+        if self.parties[party].endpoint is None:
+            return "it gave no address to reach it at"
+        return "connecting"
 
     def i_dial(self, party: int) -> bool:
         return self.identity.peer_id.key < self.parties[party].peer.key
@@ -158,6 +172,9 @@ class Mesh:
                 link = await open_link(stream, self.identity, expected=self.parties[party].peer,
                                        label=label)
             except (OSError, PeerFault) as exc:
+                self._trouble[party] = (f"{endpoint} answers, but {exc.reason}"
+                                        if isinstance(exc, PeerFault) else
+                                        f"cannot connect to {endpoint}: {exc.strerror or exc}")
                 log.debug("dial %s failed: %s", label, exc)
                 await trio.sleep(delay)
                 delay = min(delay * 2, REDIAL_MAX)
@@ -174,6 +191,7 @@ class Mesh:
         self._links[party] = link
         if old is not None and old is not link:
             await old.close("replaced by a newer connection")
+        self._trouble.pop(party, None)
         await self._send.send(Connected(party))
         reason = "connection closed"
         try:
@@ -199,6 +217,7 @@ class Mesh:
         finally:
             if self._links.get(party) is link:
                 del self._links[party]
+                self._trouble[party] = f"the link dropped ({reason})"
                 with trio.CancelScope(shield=True):
                     await self._send.send(Disconnected(party, reason))
             await trio.aclose_forcefully(link.stream)

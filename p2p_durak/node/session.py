@@ -76,6 +76,7 @@ class HumanPlayer(Player):
         self._table: TableMachine | None = None
         self._notice: tuple[str, str] | None = None  # English, Russian
         self._voted = False  # chose already whether to play the game after this one
+        self._away: dict[int, str] = {}  # parties without a link for a while, and why
         self.diagnosis: str | None = None
 
     # ---- Session ---------------------------------------------------------------------------
@@ -174,6 +175,20 @@ class HumanPlayer(Player):
     def attach(self, runner: GameRunner) -> None:
         self._runner = runner
 
+    async def connections(self, away: dict[int, str]) -> None:
+        self._away = away
+        self._publish()  # also before the first commit: a table that cannot start says why
+
+    def away_note(self) -> tuple[str, str] | None:
+        """Whom the table waits for without a link, and why (English, Russian)."""
+        if not self._away:
+            return None
+        names = {party: self.names[party] if party < len(self.names) else f"party {party}"
+                 for party in self._away}
+        return ("; ".join(f"waiting for {names[p]}, not connected: {why}"
+                          for p, why in self._away.items()),
+                "; ".join(f"ждём {names[p]}, нет связи: {why}" for p, why in self._away.items()))
+
     def waiting_room(self, rules: eng.RuleSet, seats: int, names: list[str],
                      notice: str | None = None, my_seat: int = 0,
                      notice_ru: str | None = None) -> None:
@@ -198,6 +213,8 @@ class HumanPlayer(Player):
 
     def _publish(self) -> None:
         table = self._table
+        if table is None and self._runner is not None:
+            table = self._runner.log.state  # nothing committed yet: the genesis table
         if table is None:
             return
         self._send.send_nowait(self.snapshot(table))
@@ -214,17 +231,20 @@ class HumanPlayer(Player):
                 team = state.game.team[seat] if state is not None and \
                     state.game.rules.teams != "none" else None
                 seats.append(SeatInfo(seat, self.names[party], party in self.bots,
-                                      self.bots.get(party, ""), team=team))
+                                      self.bots.get(party, ""),
+                                      connected=party not in self._away, team=team))
         activity, progress = activity_of(table)
         score = table.score
         waiting = tuple(table.seat_of_party[p] for p in table.waiting_for()
                         if table.seat_of_party)
         legal = self._turn.legal if self._turn is not None else ()
         deadline = self._runner.seconds_left() if self._runner is not None else None
+        away = self.away_note()
         return TableSnapshot(
             table_name=self.table_name, preset_id=self.preset_id, rules=table.rules,
             seats=tuple(seats), my_seat=table.my_seat, state=state, legal=legal,
             waiting_for=waiting, activity=activity, progress=progress, deadline=deadline,
             log=tuple(self._log), notice=self._notice[0] if self._notice else None,
             notice_ru=self._notice[1] if self._notice else None, clocks=self.clocks,
+            away=away[0] if away else None, away_ru=away[1] if away else None,
             duraks=score.duraks, game_number=table.game_number, extra=series_extra(score))

@@ -52,7 +52,7 @@ async def test_links_that_come_before_a_nodes_game_runs_wait_for_it(
         assert node.mesh is not None
         assert node.mesh.faults == [], node.mesh.faults
         assert node.runner is not None
-        hung_up = [p for p in node.runner.problems if "disconnected" in p]
+        hung_up = [str(r) for r in node.runner.reports if r.kind == "disconnected"]
         assert hung_up == [], f"{node.name}: {hung_up}"
 
 
