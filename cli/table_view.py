@@ -17,6 +17,7 @@ Once the game is over, the end-of-game panel takes the place of the players and 
 
 from __future__ import annotations
 
+import textwrap
 from collections.abc import Callable
 
 from p2p_durak.cli.canvas import (
@@ -60,6 +61,7 @@ MIN_WIDTH, MIN_HEIGHT = 80, 24
 LOG_WIDTH = 23
 GAP = 1
 BOTTOM_LINES = 3  # prompt, notice, keys
+AWAY_LINES = 3  # the status lines a player without a link (and why) may take
 
 
 def preset_name(preset_id: str, lang: str) -> str:
@@ -148,7 +150,7 @@ def render_table_screen(ui: TableUi, look: Look, width: int, height: int,
         left = render_end_panel(snap, look, cards, left_width, middle)
     else:
         left = _players(snap, look, left_width, cards) + [[]] \
-            + _table(ui, cards, look, post, left_width) + [_activity(snap, look)]
+            + _table(ui, cards, look, post, left_width) + _status_lines(snap, look, left_width)
         if len(left) > middle:  # many pairs on the table at six seats: the blank line goes
             left.remove([])
     right = _log(snap, events, look, middle, log_width)
@@ -381,6 +383,16 @@ def _face_up(ui: TableUi, cards: CardText, label: str, empty: str,
     if not rows:
         rows = [[("class:label", label), ("class:dim", empty)]]
     return pad_lines(rows, 3)
+
+
+def _status_lines(snap: TableSnapshot, look: Look, width: int) -> list[Line]:
+    """The status under the table: one line, or a player without a link and why, wrapped
+    (the reason is what the player needs: it must not be cut off)."""
+    status = _activity(snap, look)
+    if snap.away is None or not status:
+        return [status]
+    style, text = status[0][0], "".join(f[1] for f in status)
+    return [[(style, line)] for line in textwrap.wrap(text, max(20, width - 1))[:AWAY_LINES]]
 
 
 def _activity(snap: TableSnapshot, look: Look) -> Line:

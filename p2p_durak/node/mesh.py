@@ -10,6 +10,7 @@ Everything a peer sends arrives on one memory channel as `(party, message)`; `Co
 from __future__ import annotations
 
 import logging
+import os
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -65,6 +66,15 @@ class Outgoing:
     party: int | None
     message: Message
     encoded: bytes
+
+
+def dial_error(exc: OSError) -> str:
+    """Why a dial failed, as the system says it ("Connection refused"): trio's own error only
+    says that every attempt failed, and holds each attempt's error as its cause."""
+    causes = getattr(exc.__cause__, "exceptions", ())
+    said = [os.strerror(cause.errno) if cause.errno else str(cause) for cause in causes
+            if isinstance(cause, OSError)]
+    return ", ".join(dict.fromkeys(said)) or exc.strerror or str(exc)
 
 
 class Mesh:
@@ -174,7 +184,7 @@ class Mesh:
             except (OSError, PeerFault) as exc:
                 self._trouble[party] = (f"{endpoint} answers, but {exc.reason}"
                                         if isinstance(exc, PeerFault) else
-                                        f"cannot connect to {endpoint}: {exc.strerror or exc}")
+                                        f"cannot connect to {endpoint}: {dial_error(exc)}")
                 log.debug("dial %s failed: %s", label, exc)
                 await trio.sleep(delay)
                 delay = min(delay * 2, REDIAL_MAX)

@@ -6,6 +6,7 @@ import pytest
 import trio
 import trio.testing
 
+from p2p_durak.node.mesh import dial_error
 from p2p_durak.node.transport import (
     Dialer,
     Endpoint,
@@ -77,6 +78,17 @@ async def test_a_tcp_dialer_bound_to_an_address_dials_from_it() -> None:
                 await stream.aclose()
             nursery.cancel_scope.cancel()
     assert seen == ["127.0.0.2", "127.0.0.1"]
+
+
+async def test_a_refused_dial_is_named_as_the_system_says_it() -> None:
+    """trio's error says only that every attempt failed; a player is told why."""
+    with trio.fail_after(10):
+        async with trio.open_nursery() as nursery:
+            bound = await nursery.start(TcpListener("127.0.0.1").serve, echo)
+            nursery.cancel_scope.cancel()
+        with pytest.raises(OSError, match="connect") as refused:
+            await TcpDialer().dial(bound)
+    assert dial_error(refused.value) == "Connection refused"
 
 
 async def test_memory_round_trip() -> None:
