@@ -262,7 +262,7 @@ class Controller:
         try:
             await session.act(action)
         except IllegalAction as error:
-            self.table.notice = refusal(error.reason.en, error.reason.ru)
+            self.table.notice = refusal(error.message("en"), error.message("ru"))
         finally:
             self.table.pending = False
             self.invalidate()
@@ -273,7 +273,7 @@ class Controller:
         try:
             await self.session.next_game()
         except IllegalAction as error:
-            self.table.notice = refusal(error.reason.en, error.reason.ru)
+            self.table.notice = refusal(error.message("en"), error.message("ru"))
 
     async def _practice(self, options: TableOptions) -> None:
         await self._open(self.backend.practice(self._named(options)))

@@ -936,7 +936,7 @@ class TableMachine:
         try:
             return out + self._engine(A.leave(seat, tuple(c for c in cards if c is not None)))
         except eng.IllegalAction as exc:
-            raise TableReject(party, exc.message("en"), exc.code) from exc
+            raise TableReject(party, exc.reason.en, exc.code) from exc
 
     def _learn_opened(self, deck_events: list[dev.Event], leaver: int) -> list[TableEvent]:
         """A leave also opens to all the cards of other hands that only the leaver's token
@@ -992,7 +992,7 @@ class TableMachine:
         try:
             eng.apply(self.state, action)  # legality first: nothing of the deck is touched yet
         except eng.IllegalAction as exc:
-            raise TableReject(party, exc.message("en"), exc.code) from exc
+            raise TableReject(party, exc.reason.en, exc.code) from exc
         if on_table:
             return self._engine(action)
         hand = self.hand_slots.get(action.seat, [])
@@ -1085,7 +1085,7 @@ class TableMachine:
         try:
             eng.apply(self.state, local)
         except eng.IllegalAction as exc:
-            raise TableReject(party, exc.message("en"), exc.code) from exc
+            raise TableReject(party, exc.reason.en, exc.code) from exc
         self.hand_slots[seat].remove(slot)
         self.table_slots.append(slot)
         self.cover_slots[action.target] = slot
@@ -1116,7 +1116,7 @@ class TableMachine:
         try:
             eng.apply(self.state, local)
         except eng.IllegalAction as exc:
-            raise TableReject(party, exc.message("en"), exc.code) from exc
+            raise TableReject(party, exc.reason.en, exc.code) from exc
         for slot in slots:
             hand.remove(slot)
         self._given_slots = sorted(slots)

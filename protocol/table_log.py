@@ -105,8 +105,10 @@ class TableLogMachine:
         except ValueError as exc:
             raise MachineReject(RejectCode.MALFORMED, f"malformed action: {exc}") from exc
         except eng.IllegalAction as exc:
+            # the general reason, as the table machine's own refusals give it: it
+            # speaks of the peer; the engine's `why` speaks to a player ("you are defending")
             raise MachineReject(_CODES.get(exc.code, RejectCode.ILLEGAL_ACTION),
-                                exc.message("en")) from exc
+                                exc.reason.en) from exc
         except TableReject as exc:
             raise _reject(exc) from exc
         if not state.acts_for(seat, action):

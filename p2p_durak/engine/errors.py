@@ -48,15 +48,90 @@ class Reason(Enum):
                     "этому игроку сейчас нельзя сказать «сомневаюсь»")
     NO_EXCHANGE = ("the defender may not exchange cards with the stock now",
                    "сейчас нельзя поменять карты с колодой")
-    SEND_BACK_FIRST = ("more cards are thrown in than the bout allows: the defender first sends "
-                       "the extra ones back", "подкинуто больше, чем можно за кон: сначала "
-                       "отбивающийся возвращает лишние")
-    NOT_SENDABLE = ("only a thrown-in card not yet beaten goes back, and only while more are "
-                    "thrown in than the bout allows", "вернуть можно только непобитую "
-                    "подкинутую карту и только пока подкинуто больше, чем можно за кон")
+    SEND_BACK_FIRST = ("too many thrown in: the defender first sends the extra ones back",
+                       "подкинуто лишнее: сначала отбивающийся возвращает лишние карты")
+    NOT_SENDABLE = ("only an unbeaten thrown-in card goes back, while over the limit",
+                    "вернуть можно только непобитую подкинутую карту сверх лимита")
     ALREADY_OUT = ("this player is already out of the game", "этот игрок уже вышел из игры")
-    MUST_PASS_ON = ("a defender who does not beat takes the first card and passes on one of his "
-                    "own", "кто не отбился, забирает первую карту и передаёт дальше свою")
+    MUST_PASS_ON = ("who cannot beat takes the first card and passes one of his own on",
+                    "кто не отбился, забирает первую карту и передаёт дальше свою")
+
+    @property
+    def en(self) -> str:
+        return self.value[0]
+
+    @property
+    def ru(self) -> str:
+        return self.value[1]
+
+
+class Why(Enum):
+    """What exactly is wrong, in the player's terms, where a `Reason` is too general to say it
+    (`engine/refusals.py` narrows a refusal to one of these, on refusal only). The texts may
+    name numbers of the situation: `{limit}`, `{n}`, `{m}`."""
+
+    NOT_YOUR_LEAD = ("it is not your move: another player leads this bout",
+                     "сейчас не ваш ход: заходит другой игрок")
+    NOTHING_LED = ("nothing has been led yet: nothing to take, beat or transfer",
+                   "ещё никто не зашёл: брать, бить и переводить нечего")
+    PASS_BEFORE_LEAD = ("you lead: play a card first; бито comes once it is beaten",
+                        "ваш ход: сначала положите карту («бито» — когда её покроют)")
+    PASS_DEFENDING = ("you defend: beat the cards or take them (T); attackers say бито",
+                      "вы отбиваетесь: побейте карты или возьмите их (T); «бито» — не вам")
+    TAKE_NOT_DEFENDER = ("only the defender takes the cards (беру), and you are not defending",
+                         "брать карты («беру») может только отбивающийся, а отбиваетесь не вы")
+    BEAT_NOT_DEFENDER = ("only the defender beats the attack cards, and you are not defending",
+                         "бьёт карты только отбивающийся, а отбиваетесь не вы")
+    TRANSFER_NOT_DEFENDER = ("only the defender transfers, and you are not defending",
+                             "переводит только отбивающийся, а отбиваетесь не вы")
+    BEAT_LOWER = ("that card is lower: beat with a higher one of its suit or a trump",
+                  "эта карта младше: бейте старшей той же масти или козырем")
+    BEAT_LOWER_TRUMP = ("that trump is lower: only a higher trump beats a trump",
+                        "этот козырь младше: козырь бьют только старшим козырем")
+    BEAT_WRONG_SUIT = ("a card of another suit beats only if it is a trump",
+                       "карта другой масти бьёт, только если она козырь")
+    BEAT_NEEDS_TRUMP = ("the attack card is a trump: only a higher trump beats it",
+                        "атакующая карта — козырь: её бьёт только старший козырь")
+    BEAT_NO_TRUMPS = ("no trumps in this game: only a higher card of its suit beats it",
+                      "козырей нет: бить можно только старшей картой той же масти")
+    THROW_IN_OFF = ("in these rules nobody throws in", "в этих правилах не подкидывают")
+    THROW_AFTER_TAKE_OFF = ("the defender said «беру»: these rules allow no throw-in after it",
+                            "отбивающийся сказал «беру», а вдогонку здесь не подкидывают")
+    THROW_AFTER_BEAT_ONLY = ("here cards are thrown in only once all on the table are beaten",
+                             "здесь подкидывают, только когда все карты на столе побиты")
+    THROW_LIMIT = ("the bout has its limit of {limit} attack cards: no more throw-ins",
+                   "в коне уже предельное число карт ({limit}): больше не подкинуть")
+    THROW_DEFENDER_CARDS = ("the defender holds {n} cards, {m} still to beat: no more throw-ins",
+                            "у отбивающегося карт: {n}, непобитых: {m} — больше не подкинуть")
+    THROW_NEIGHBOURS_ONLY = ("in these rules only the defender's neighbours throw in",
+                             "в этих правилах подкидывают только соседи отбивающегося")
+    THROW_OPPONENTS_ONLY = ("only the defender's opponents throw in here, not his teammates",
+                            "подкидывают только противники отбивающегося, не напарники")
+    THROW_IN_TURN = ("throw-ins go round in turn, and it is another player's turn",
+                     "подкидывают по очереди, и сейчас очередь другого игрока")
+    THROW_ROOM = ("only {n} more attack cards fit in this bout",
+                  "в этот кон можно подкинуть ещё карт: {n}")
+    LEAD_PAST_DEFENDER = ("the defender holds only {n} cards: lead at most {n}",
+                          "у отбивающегося карт на руке: {n} — больше класть нельзя")
+    LEAD_PAST_LIMIT = ("this bout takes at most {limit} attack cards",
+                       "в этом коне можно положить карт не больше {limit}")
+    TRANSFER_OFF = ("these rules have no transfer (перевод)", "в этих правилах не переводят")
+    SHOW_OFF = ("these rules have no transfer by showing a trump",
+                "в этих правилах не переводят показом козыря")
+    TRANSFER_AFTER_TAKE = ("you have said «беру»: no transfer now",
+                           "вы уже сказали «беру»: переводить поздно")
+    TRANSFER_AFTER_BEAT = ("a transfer comes before the first beat, and a card is beaten",
+                           "переводят, пока ни одна карта не побита, а карта уже побита")
+    TRANSFER_MIXED_RANKS = ("the unbeaten cards are of different ranks: no transfer",
+                            "непобитые карты разного достоинства: перевести нельзя")
+    TRANSFER_RANK = ("a transfer needs a card of the attack card's rank",
+                     "перевести можно только картой того же достоинства, что и атакующая")
+    TRANSFER_NEXT_TOO_FEW = ("the next defender holds {n} cards: too few for {m} to beat",
+                             "у следующего отбивающегося карт: {n}, а бить пришлось бы {m}")
+    TRANSFER_LIMIT = ("a transfer adds a card, and this bout may have only {limit}",
+                      "перевод добавляет карту, а в этом коне их может быть не больше {limit}")
+    TRANSFER_NOBODY = ("there is nobody to transfer to: the cards would come back to you",
+                       "переводить некому: карты вернулись бы к вам")
 
     @property
     def en(self) -> str:
@@ -68,11 +143,15 @@ class Reason(Enum):
 
 
 class IllegalAction(Exception):
-    """An action the rules refuse; the state it was tried on is unchanged."""
+    """An action the rules refuse; the state it was tried on is unchanged. `why` (with its
+    `fields`) says exactly what is wrong where the engine could tell (`engine/refusals.py`);
+    `reason` is the general code the wire and the logs carry."""
 
     def __init__(self, reason: Reason, detail: str = "") -> None:
         self.reason = reason
         self.detail = detail
+        self.why: Why | None = None
+        self.fields: dict[str, int] = {}
         super().__init__(f"{reason.name}: {reason.en}" + (f" ({detail})" if detail else ""))
 
     @property
@@ -80,4 +159,8 @@ class IllegalAction(Exception):
         return self.reason.name
 
     def message(self, lang: str = "en") -> str:
+        """The most specific explanation known, in English or Russian."""
+        if self.why is not None:
+            text = self.why.ru if lang == "ru" else self.why.en
+            return text.format(**self.fields)
         return self.reason.ru if lang == "ru" else self.reason.en

@@ -88,6 +88,9 @@ class HumanPlayer(Player):
     async def act(self, action: eng.Action) -> None:
         turn, runner = self._turn, self._runner
         if turn is None or runner is None:
+            table = self._table
+            if table is not None and table.state is not None and pick_position(action) < 0:
+                eng.apply(table.state, action)  # the rules' own reason where they refuse it
             raise eng.IllegalAction(eng.Reason.NOT_YOUR_TURN, "wait for your turn")
         state = turn.table.state
         assert state is not None

@@ -7,19 +7,16 @@ the test does not depend on where a bot game happens to go."""
 
 from __future__ import annotations
 
-import math
-
 import pytest
 import trio
-from table_states import find_state, snapshot_of
+from fixed_session import FixedBackend, FixedSession
+from table_states import find_state
 from ui_support import running_ui
 
-from p2p_durak.cli.backend import LocalLobbyBackend, TableOptions
 from p2p_durak.cli.guest import run_guest
-from p2p_durak.engine import UNKNOWN, Action, State, apply, cards_of, legal_actions
+from p2p_durak.engine import UNKNOWN, State, cards_of, legal_actions
 from p2p_durak.engine import actions as A
 from p2p_durak.engine.state import BOUT
-from p2p_durak.node.api import LogLine, Session, TableSnapshot
 
 guest = pytest.mark.trio(run=run_guest)
 
@@ -43,45 +40,6 @@ def _situation(state: State) -> bool:
     hand = cards_of(state.hands[0])
     return (any(_beats(state, c, second) and not _beats(state, c, first) for c in hand)
             and any(not _beats(state, c, a) for c in hand for a in (first, second)))
-
-
-class FixedSession:
-    """One seat at a fixed engine state: moves are applied by the engine, refusals raised."""
-
-    def __init__(self, state: State) -> None:
-        self.state = state
-        self.acted: list[Action] = []
-        self._send, self._receive = trio.open_memory_channel[TableSnapshot](math.inf)
-        self._publish(())
-
-    def _publish(self, log: tuple[LogLine, ...]) -> None:
-        self._send.send_nowait(snapshot_of(self.state, log=log))
-
-    @property
-    def snapshots(self) -> trio.MemoryReceiveChannel[TableSnapshot]:
-        return self._receive
-
-    async def act(self, action: Action) -> None:
-        await trio.lowlevel.checkpoint()
-        self.state, events = apply(self.state, action)  # raises unchanged
-        self.acted.append(action)
-        self._publish(tuple(LogLine(i, e) for i, e in enumerate(events)))
-
-    async def next_game(self) -> None:
-        await trio.lowlevel.checkpoint()
-
-    async def leave(self) -> None:
-        await trio.lowlevel.checkpoint()
-
-
-class FixedBackend(LocalLobbyBackend):
-    def __init__(self, nursery: trio.Nursery, session: FixedSession) -> None:
-        super().__init__(nursery)
-        self.session = session
-
-    async def practice(self, options: TableOptions) -> Session:
-        await trio.lowlevel.checkpoint()
-        return self.session
 
 
 def _click(ui, row: int, column: int) -> None:  # type: ignore[no-untyped-def]

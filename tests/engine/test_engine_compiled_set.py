@@ -33,6 +33,7 @@ PYTHON_ON_PURPOSE = {
     "presets": "data read once per table",
     "rules": "RuleSet validation, once per game; the hot path reads engine/tables.py",
     "verdicts": "a concession, at most once a game",
+    "refusals": "explains a refused action, only after `apply` has refused it (entry.py)",
 }
 
 

@@ -4,6 +4,7 @@ engine's reason and nothing changed, a whole game played through the Session int
 from __future__ import annotations
 
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 import trio
@@ -15,15 +16,20 @@ from p2p_durak.cli.canvas import plain
 from p2p_durak.cli.i18n import Look
 from p2p_durak.cli.table_ui import TableUi
 from p2p_durak.cli.table_view import render_table_screen
+from p2p_durak.engine.errors import Why
+from p2p_durak.engine.presets import get_preset
 from p2p_durak.node.api import TableSnapshot
 from p2p_durak.node.players import BotPlayer
 from p2p_durak.node.session import HumanPlayer
 
 
-async def _person(human: HumanPlayer, seen: list[TableSnapshot]) -> None:
+async def _person(human: HumanPlayer, seen: list[TableSnapshot],
+                  out_of_turn: list[TableSnapshot] | None = None) -> None:
     """Plays by the snapshots alone: first tries a move that is never legal, then the first
-    legal move whenever it has some."""
+    legal move whenever it has some; once, while another seat defends and he has no move,
+    «беру» (refused: only the defender takes)."""
     tried_illegal = False
+    out_of_turn = [] if out_of_turn is None else out_of_turn
     async for snap in human.snapshots:
         seen.append(snap)
         if snap.state is not None and snap.state.phase == eng.Phase.OVER:
@@ -31,6 +37,15 @@ async def _person(human: HumanPlayer, seen: list[TableSnapshot]) -> None:
                 await human.leave()  # no next game: the table stops
                 return
             continue
+        state = snap.state
+        if not snap.legal and state is not None and state.phase == eng.Phase.BOUT \
+                and state.defender != snap.my_seat and not out_of_turn:
+            # not his turn (the session holds no turn): the rules' own reason all the same
+            with pytest.raises(eng.IllegalAction) as info:
+                await human.act(eng.Action(int(eng.Kind.TAKE), snap.my_seat))
+            assert info.value.why is Why.TAKE_NOT_DEFENDER, info.value
+            assert info.value.message("ru") == Why.TAKE_NOT_DEFENDER.ru
+            out_of_turn.append(snap)
         if not snap.legal:
             continue
         if not tried_illegal:
@@ -66,11 +81,13 @@ async def test_a_person_plays_a_whole_game_through_the_session(
     human = HumanPlayer(table_name="kitchen", preset_id="app_podkidnoy",
                         names=["me", "bot a", "bot b"], bots={1: "easy", 2: "easy"})
     seen: list[TableSnapshot] = []
+    out_of_turn: list[TableSnapshot] = []
     async with trio.open_nursery() as nursery:
-        nursery.start_soon(_person, human, seen)
+        nursery.start_soon(_person, human, seen, out_of_turn)
         nodes = await play_table(tmp_path, [human, BotPlayer(level="easy", seed=1),
                                         BotPlayer(level="easy", seed=2)])
         nursery.cancel_scope.cancel()
+    assert out_of_turn, "the person never waited while another seat defended"
     assert seen[-1].activity == "over"
     final = seen[-1].state
     assert final is not None
@@ -134,3 +151,26 @@ async def test_a_person_plays_oborotny_by_position_through_the_session(
     assert first is not None
     me = turns[0].my_seat
     assert first.hidden[me] >= first.hand_size(me) - 1 > 0
+
+
+async def test_a_move_between_turns_is_refused_with_the_rules_own_reason() -> None:
+    """Between two turns (the table moved on, the next turn not given yet) the session holds
+    no turn; a move the rules refuse anyway says why (here: only the defender takes), one they
+    would allow is told to wait."""
+    human = HumanPlayer(table_name="kitchen", preset_id="app_podkidnoy",
+                        names=["me", "bot a", "bot b"])
+    game = eng.make_game(get_preset("app_podkidnoy").rules, 3, 2, first_attacker=0)
+    state = eng.new_game(game, list(range(game.n_cards)))
+    while state.phase != eng.Phase.LEAD:
+        (seat,) = eng.to_act(state)
+        state = eng.step(state, eng.legal_actions(state, seat)[0])
+    lead = eng.legal_actions(state, 0)[0]
+    state = eng.step(state, lead)
+    human._table = SimpleNamespace(state=state)  # type: ignore[assignment]
+    with pytest.raises(eng.IllegalAction) as info:
+        await human.act(eng.Action(int(eng.Kind.TAKE), 0))
+    assert info.value.why is Why.TAKE_NOT_DEFENDER
+    with pytest.raises(eng.IllegalAction) as info:
+        await human.act(eng.Action(int(eng.Kind.TAKE), 1))  # the defender's: but not now
+    assert info.value.reason is eng.Reason.NOT_YOUR_TURN
+    assert info.value.why is None
