@@ -5,7 +5,21 @@ from __future__ import annotations
 from enum import Enum
 
 
-class Reason(Enum):
+class _Bilingual(Enum):
+    """An enum whose values are (English, Russian) texts."""
+
+    @property
+    def en(self) -> str:
+        text: str = self.value[0]
+        return text
+
+    @property
+    def ru(self) -> str:
+        text: str = self.value[1]
+        return text
+
+
+class Reason(_Bilingual):
     """Reason codes, each with its English and Russian explanation."""
 
     WRONG_PHASE = ("this action does not fit the current phase of the game",
@@ -56,16 +70,8 @@ class Reason(Enum):
     MUST_PASS_ON = ("who cannot beat takes the first card and passes one of his own on",
                     "кто не отбился, забирает первую карту и передаёт дальше свою")
 
-    @property
-    def en(self) -> str:
-        return self.value[0]
 
-    @property
-    def ru(self) -> str:
-        return self.value[1]
-
-
-class Why(Enum):
+class Why(_Bilingual):
     """What exactly is wrong, in the player's terms, where a `Reason` is too general to say it
     (`engine/refusals.py` narrows a refusal to one of these, on refusal only). The texts may
     name numbers of the situation: `{limit}`, `{n}`, `{m}`."""
@@ -132,14 +138,6 @@ class Why(Enum):
                       "перевод добавляет карту, а в этом коне их может быть не больше {limit}")
     TRANSFER_NOBODY = ("there is nobody to transfer to: the cards would come back to you",
                        "переводить некому: карты вернулись бы к вам")
-
-    @property
-    def en(self) -> str:
-        return self.value[0]
-
-    @property
-    def ru(self) -> str:
-        return self.value[1]
 
 
 class IllegalAction(Exception):
