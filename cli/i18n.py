@@ -150,6 +150,7 @@ CATALOGUE: dict[str, tuple[str, str]] = {
     "activity.shuffling_n": ("Shuffling the deck: {done}/{total}",
                              "Тасуем колоду: {done}/{total}"),
     "activity.dealing_n": ("Dealing the cards: {done}/{total}", "Раздача карт: {done}/{total}"),
+    "activity.waiting_for": ("waiting for {who}", "ждём: {who}"),
     "activity.seating": ("Taking seats…", "Рассаживаемся…"),
     "activity.keys": ("Exchanging keys…", "Обмен ключами…"),
     "activity.audit": ("Checking the game…", "Проверка партии…"),

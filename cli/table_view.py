@@ -128,7 +128,7 @@ def render_table_screen(ui: TableUi, look: Look, width: int, height: int,
     snap = ui.snapshot
     m = look.messages
     if snap is None or snap.state is None:
-        status = _activity(snap, look) if snap is not None else []
+        status = _activity(snap, look, width - 3) if snap is not None else []
         text = "".join(f[1] for f in status) or (m("activity.dealing") if snap is not None
                                                  else m("lobby.starting"))
         style = status[0][0] if status else "class:activity"
@@ -388,17 +388,33 @@ def _face_up(ui: TableUi, cards: CardText, label: str, empty: str,
 def _status_lines(snap: TableSnapshot, look: Look, width: int) -> list[Line]:
     """The status under the table: one line, or a player without a link and why, wrapped
     (the reason is what the player needs: it must not be cut off)."""
-    status = _activity(snap, look)
+    status = _activity(snap, look, width - 1)
     if snap.away is None or not status:
         return [status]
     style, text = status[0][0], "".join(f[1] for f in status)
     return [[(style, line)] for line in textwrap.wrap(text, max(20, width - 1))[:AWAY_LINES]]
 
 
-def _activity(snap: TableSnapshot, look: Look) -> Line:
-    """What the table is doing: a networked table's shuffle and deal with their progress
-    (k of n parties done), else whom it waits for; first of all, a player it has no link to,
-    and why (it cannot go on without them)."""
+def _deck_waits(text: str, snap: TableSnapshot, look: Look, width: int) -> str:
+    """`text` (what the deck is doing, and how far along) and the players whose part of the
+    step the table still waits for: "Dealing the cards: 3/6 · waiting for Boris". Within
+    `width` cells the names are cut, never the count (a player who never sends his part is
+    who the player at the screen needs to know about)."""
+    if not snap.deck_waits_for:
+        return text
+    head = text + " · "
+    room = width - text_width(head) - text_width(look.messages("activity.waiting_for", who=""))
+    if room < 1:
+        return text
+    who = clip_text(", ".join(snap.deck_waits_for), room)
+    return head + look.messages("activity.waiting_for", who=who)
+
+
+def _activity(snap: TableSnapshot, look: Look, width: int) -> Line:
+    """What the table is doing: a networked table's deck steps — the shuffle and the deal with
+    their progress (k of n parties done) — and whose part they wait for, else whose move it
+    waits for; first of all, a player it has no link to, and why (it cannot go on without
+    them). `width`: the cells the status line has."""
     m = look.messages
     state = snap.state
     activity = snap.activity
@@ -408,13 +424,14 @@ def _activity(snap: TableSnapshot, look: Look) -> Line:
     if activity in ("shuffling", "dealing") and snap.progress is not None:
         done, total = snap.progress
         key = "activity.shuffling_n" if activity == "shuffling" else "activity.dealing_n"
-        return [("class:activity", m(key, done=done, total=total))]
+        return [("class:activity", _deck_waits(m(key, done=done, total=total), snap, look,
+                                               width))]
     if activity in ("keys", "audit", "lobby", "seating") or (state is not None
                                                             and state.phase == DEAL):
         key = "activity.dealing" if activity in ("dealing", "playing") else f"activity.{activity}"
-        return [("class:activity", m(key))]
+        return [("class:activity", _deck_waits(m(key), snap, look, width))]
     if activity == "dealing":
-        return [("class:activity", m("activity.dealing"))]
+        return [("class:activity", _deck_waits(m("activity.dealing"), snap, look, width))]
     waiting = waited_for(snap)
     if waiting:
         if waiting[0] == snap.my_seat:

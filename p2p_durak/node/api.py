@@ -52,6 +52,9 @@ class TableSnapshot:
     waiting_for: tuple[int, ...] = ()
     activity: str = "lobby"  # lobby | keys | shuffling | dealing | playing | audit | over
     progress: tuple[int, int] | None = None  # e.g. shuffles done / seats
+    # a networked table's deck step (keys, seating, shuffle, deal): the other players whose
+    # part it still waits for, by name (this node makes its own part at once)
+    deck_waits_for: tuple[str, ...] = ()
     deadline: float | None = None  # seconds left on the turn timer, when one runs
     clocks: TurnTimer | None = None  # a networked table's turn timer and grace period
     log: tuple[LogLine, ...] = ()  # recent events, oldest first

@@ -243,10 +243,13 @@ class HumanPlayer(Player):
         legal = self._turn.legal if self._turn is not None else ()
         deadline = self._runner.seconds_left() if self._runner is not None else None
         away = self.away_note()
+        owing = tuple(self.names[p] if p < len(self.names) else f"party {p}"
+                      for p in table.deck_due() if p != table.party)
         return TableSnapshot(
             table_name=self.table_name, preset_id=self.preset_id, rules=table.rules,
             seats=tuple(seats), my_seat=table.my_seat, state=state, legal=legal,
-            waiting_for=waiting, activity=activity, progress=progress, deadline=deadline,
+            waiting_for=waiting, activity=activity, progress=progress, deck_waits_for=owing,
+            deadline=deadline,
             log=tuple(self._log), notice=self._notice[0] if self._notice else None,
             notice_ru=self._notice[1] if self._notice else None, clocks=self.clocks,
             away=away[0] if away else None, away_ru=away[1] if away else None,

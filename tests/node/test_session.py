@@ -74,6 +74,16 @@ def _shuffle_and_deal_counted_on_screen(seen: list[TableSnapshot]) -> None:
         assert any(f"Shuffling the deck: {done}/3" in text for text in screens)
     assert any("Dealing the cards: " in text for text in screens)
     assert not any("Waiting for you" in text for text in screens)
+    # whose part the step still waits for: never this person's (his node makes it at once),
+    # the others' by name, on the screen with the count
+    deck = [s for s in seen if s.activity in ("shuffling", "dealing")]
+    assert all("me" not in s.deck_waits_for for s in deck)
+    named = [(s, text) for s, text in zip(deck, screens, strict=True) if s.deck_waits_for]
+    assert {name for s, _ in named for name in s.deck_waits_for} == {"bot a", "bot b"}
+    for snap, text in named:
+        assert snap.progress is not None
+        done, total = snap.progress
+        assert f"{done}/{total} · waiting for {snap.deck_waits_for[0]}" in text
 
 
 async def test_a_person_plays_a_whole_game_through_the_session(
