@@ -667,6 +667,15 @@ class GameRunner:
             gone.pop(party, None)
         return gone
 
+    def waiting_on(self, due: Sequence[int]) -> tuple[int, ...]:
+        """Whom the table waits for while a deck step is `due` from those parties: first the
+        parties that keep it waiting (away, or silent: the grace period runs for them — also
+        one whose ack the log lacks, when the parts due were sent but cannot commit without
+        it), the longest waited for first, then the rest of `due`."""
+        gone = self._gone()
+        first = sorted(gone, key=lambda p: (gone[p], p))
+        return tuple(first) + tuple(p for p in due if p not in gone)
+
     def away(self) -> dict[int, str]:
         """The parties without a link for `AWAY_NOTICE_SECONDS` or more, each with the reason
         (the link's last failure: "cannot connect to 10.0.0.7:4000: Connection refused")."""

@@ -243,8 +243,12 @@ class HumanPlayer(Player):
         legal = self._turn.legal if self._turn is not None else ()
         deadline = self._runner.seconds_left() if self._runner is not None else None
         away = self.away_note()
-        owing = tuple(self.names[p] if p < len(self.names) else f"party {p}"
-                      for p in table.deck_due() if p != table.party)
+        due: tuple[int, ...] = ()
+        if table.deck.pending_op() is not None:  # a deck step: whose part it waits for
+            due = tuple(p for p in table.deck_due() if p != table.party)
+            if self._runner is not None:
+                due = self._runner.waiting_on(due)
+        owing = tuple(self.names[p] if p < len(self.names) else f"party {p}" for p in due)
         return TableSnapshot(
             table_name=self.table_name, preset_id=self.preset_id, rules=table.rules,
             seats=tuple(seats), my_seat=table.my_seat, state=state, legal=legal,

@@ -12,10 +12,16 @@ import pytest
 import trio
 import trio.testing
 from misbehaving_doubles import RunnerDoubleNode
-from table_harness import faults, run_table
+from table_harness import Table, faults, run_table
 
+from p2p_durak.cli.canvas import plain
+from p2p_durak.cli.i18n import Look
+from p2p_durak.cli.table_ui import TableUi
+from p2p_durak.cli.table_view import render_table_screen
+from p2p_durak.node.api import TableSnapshot
 from p2p_durak.node.game import GameRunner, Timing, game_dir
 from p2p_durak.node.node import Node
+from p2p_durak.node.session import HumanPlayer
 
 MUTE = 2
 # Shorter than the log's censorship bound (30 s): a mute sequencer would otherwise be halted for
@@ -87,3 +93,50 @@ async def test_a_connected_but_silent_peer_ends_the_game_after_the_grace_period(
         assert (folder / "verdict.txt").read_text() == expected + "\n"
     # within the grace period (and the turn timer, for a move) of the last thing it owed
     assert trio.current_time() - started[0] < position + 5 + GRACE + 10
+
+
+
+def _drain(human: HumanPlayer) -> list[TableSnapshot]:
+    seen = []
+    while True:
+        try:
+            seen.append(human.snapshots.receive_nowait())
+        except trio.WouldBlock:
+            return seen
+
+
+@pytest.mark.parametrize("position", [0, 5], ids=["keys", "shuffle"])
+async def test_the_person_at_the_table_sees_whom_the_deck_step_waits_for(
+        tmp_path: Path, autojump_clock: trio.testing.MockClock, position: int) -> None:
+    """Issue #6: the table screen shows "whom the table is waiting for". The silent party
+    keeps its link up (no "not connected" note names it): while the deck step waits for its
+    part, the person's snapshots name it, and the screen shows it next to the count, until
+    the verdict."""
+    human = HumanPlayer(table_name="t", preset_id="app_podkidnoy", names=[])
+
+    async def seat(table: Table) -> None:
+        human.seated([p.name for p in table.starts[0].players], {})
+        await trio.lowlevel.checkpoint()
+
+    table = await run_table(tmp_path, seed=21, node_classes={MUTE: mute_from(position)},
+                            players={0: human}, timing=Timing(turn_seconds=5,
+                                                              grace_seconds=GRACE),
+                            wait_for=(0, 1), during=seat)
+    mute = table.starts[0].players[table.party(MUTE)].name
+    seen = _drain(human)
+    assert table.runner(0).verdict is not None
+    last = seen[-1]
+    assert last.notice == table.runner(0).verdict
+    assert last.away is None  # connected all along
+    # named first (whether its part is due, or the parts due wait for its ack to commit)
+    assert last.deck_waits_for[:1] == (mute,), (last.activity, last.deck_waits_for)
+    assert last.activity == ("keys" if position == 0 else "shuffling")
+    ui = TableUi()
+    ui.update(last)
+    text = plain(render_table_screen(ui, Look("en", False), 80, 24))
+    if position == 0:
+        assert f"Exchanging keys… · waiting for {mute}" in text
+    else:
+        assert last.progress is not None
+        done, total = last.progress
+        assert f"Shuffling the deck: {done}/{total} · waiting for {mute}" in text
