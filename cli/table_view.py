@@ -26,6 +26,7 @@ from p2p_durak.cli.canvas import (
     clip_text,
     columns,
     fit,
+    line_width,
     pad_lines,
     text_width,
     wrap,
@@ -59,6 +60,9 @@ Post = Callable[[str], None]
 
 MIN_WIDTH, MIN_HEIGHT = 80, 24
 LOG_WIDTH = 23
+# the cells of a seat line: the name (with a teammate's ★) shrinks down to NAME_MIN when the
+# score and the durak count need the room
+NAME_CELL, NAME_MIN, COUNT_CELL, ROLE_CELL = 22, 10, 9, 13
 GAP = 1
 BOTTOM_LINES = 3  # prompt, notice, keys
 AWAY_LINES = 3  # the status lines a player without a link (and why) may take
@@ -251,9 +255,8 @@ def _players(snap: TableSnapshot, look: Look, width: int, cards: CardText) -> li
         if game.ladder and game.ladder[seat]:  # Длинный дурак: the ladder laid out so far
             name += " · " + m("seat.ladder", top=rank_text(game.ladder[seat], look.lang,
                                                              look.ascii_only))
-        if info.is_bot:
-            level = m(f"level.{info.bot_level}") if info.bot_level else ""
-            name += f" ({m('bot')}{', ' + level if level else ''})"
+        level = m(f"level.{info.bot_level}") if info.is_bot and info.bot_level else ""
+        bot = f" ({m('bot')}{', ' + level if level else ''})" if info.is_bot else ""
         team = game.team[seat] == game.team[snap.my_seat] and not mine and \
             game.rules.teams != "none"
         role, role_style = _role(state, seat, snap, look)
@@ -261,17 +264,27 @@ def _players(snap: TableSnapshot, look: Look, width: int, cards: CardText) -> li
         # a scored game (очковый, погонный, фигурный): the public count so far
         tally = m("score_n", n=state.tally[seat]) + " " if state.tally else ""
         style = "class:player.me" if mine else "class:player"
-        line: Line = [("class:waiting", marker),
-                      ("class:team", "★ " if team else ""),
-                      (style, _cell(name, 22 - (2 if team else 0))),
-                      ("class:player.count", _cell(m("cards_n", n=state.hand_size(seat)), 9)),
-                      (role_style, _cell(role, 13)),
-                      *_pile(state, seat, cards),
+        tail: Line = [*_pile(state, seat, cards),
                       # магаданский: the locked cards lying face down before the player
                       ("class:player.count", m("locked_n", n=len(state.locked[seat])) + " "
                        if state.locked and state.locked[seat] else ""),
                       ("class:player.count", tally),
                       ("class:player.duraks", m("duraks_n", n=duraks) if duraks else "")]
+        # the name gives way to what comes after it (the score and the durak count share
+        # the line in a scored series: at 80 columns they were cut off the end)
+        named = max(NAME_MIN, min(NAME_CELL, width - len(marker) - COUNT_CELL - ROLE_CELL
+                                  - line_width(tail)))
+        room = named - (2 if team else 0) - 1
+        if bot and text_width(name + bot) > room:  # the bot's level gives way first
+            bot = f" ({m('bot')})"
+        name += bot
+        line: Line = [("class:waiting", marker),
+                      ("class:team", "★ " if team else ""),
+                      (style, _cell(name, room + 1)),
+                      ("class:player.count",
+                       _cell(m("cards_n", n=state.hand_size(seat)), COUNT_CELL)),
+                      (role_style, _cell(role, ROLE_CELL)),
+                      *tail]
         lines.append(fit(line, width))
         if game.tables.blind and not mine and state.hands[seat]:
             # оборотный: his cards face this player, who sees every hand but his own
