@@ -25,6 +25,7 @@ from p2p_durak.protocol.log_effects import Rejected
 from p2p_durak.protocol.messages import IntentId, RejectCode
 
 N = 4
+MAX_GAMES = 6
 
 
 class EagerThrower(BotPlayer):
@@ -41,15 +42,20 @@ class EagerThrower(BotPlayer):
 
 async def test_racing_throw_ins_are_no_problem(
         tmp_path: Path, autojump_clock: trio.testing.MockClock) -> None:
-    players = {i: EagerThrower(level="easy", seed=700 + i) for i in range(N)}
-    table = await run_table(tmp_path, n=N, seed=7, players=dict(players))
-    runners = [table.runner(i) for i in range(N)]
-    assert_finished_cleanly(runners)
-    for runner in runners:
-        assert runner.problems == [], "\n".join(runner.problems)
-        assert faults(runner) == []
-    raced = [p for r in runners for p in r.reports if p.kind == "raced"]
-    assert raced, "no throw-in lost a race: the test did not test what it says"
+    # Whether a throw-in loses a race depends on trio's scheduling (about 1 game in 4 has
+    # none), so games are played until one has a race; every one of them must be clean.
+    for game in range(MAX_GAMES):
+        players = {i: EagerThrower(level="easy", seed=700 + 10 * game + i) for i in range(N)}
+        table = await run_table(tmp_path / str(game), n=N, seed=7 + game, players=dict(players))
+        runners = [table.runner(i) for i in range(N)]
+        assert_finished_cleanly(runners)
+        for runner in runners:
+            assert runner.problems == [], "\n".join(runner.problems)
+            assert faults(runner) == []
+        raced = [p for r in runners for p in r.reports if p.kind == "raced"]
+        if raced:
+            break
+    assert raced, f"no throw-in lost a race in {MAX_GAMES} games: the test did not test it"
     # a skipped throw-in is named as what it is, on every node (its author's says "our")
     assert all("lost the race to an earlier move" in p.detail and not p.fault for p in raced)
     seats = [Seat(node, "easy", result=r.log.state, reports=r.reports, diagnosis=r.diagnosis)
