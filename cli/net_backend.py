@@ -8,6 +8,7 @@ mDNS, reachable over TCP, shuffled and dealt with the mental-poker deck, every s
 from __future__ import annotations
 
 import logging
+import math
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 
@@ -22,12 +23,13 @@ from p2p_durak.node.api import Session, TableSnapshot
 from p2p_durak.node.discovery import Discovery
 from p2p_durak.node.headless import Seat, make_node, spawn_bot_seats
 from p2p_durak.node.identity_store import load_or_create
+from p2p_durak.node.liveness import TableKnocker
 from p2p_durak.node.lobby import GameStart, JoinFailed, TableConfig
 from p2p_durak.node.node import Node
 from p2p_durak.node.players import BotPlayer
 from p2p_durak.node.session import HumanPlayer
 from p2p_durak.node.tableinfo import DiscoveryEvent, TableSeen
-from p2p_durak.node.transport import Endpoint
+from p2p_durak.node.transport import Dialer, Endpoint, TcpDialer
 from p2p_durak.protocol.messages import PlayerInfo, TableInfo
 
 log = logging.getLogger(__name__)
@@ -106,12 +108,21 @@ class NetworkSeat:
 
 
 class NetworkLobbyBackend(LocalLobbyBackend):
+    """`discovery`: the tables it finds are listed while their hosts answer a knock (a table
+    whose host died leaves the list within `liveness.GONE_WITHIN` seconds, not when its mDNS
+    records expire); `knocks` dials those knocks (TCP by default). `tables`: events listed as
+    they come, unchecked (tests)."""
+
     def __init__(self, nursery: trio.Nursery, home: Path, player_name: str,
                  discovery: Discovery | None = None,
                  tables: trio.MemoryReceiveChannel[DiscoveryEvent] | None = None, *,
-                 bind: str = "0.0.0.0", advertise: str | None = None) -> None:
-        super().__init__(nursery, tables if tables is not None else
-                         (discovery.events if discovery is not None else None))
+                 bind: str = "0.0.0.0", advertise: str | None = None,
+                 knocks: Dialer | None = None) -> None:
+        if tables is None and discovery is not None:
+            send, tables = trio.open_memory_channel[DiscoveryEvent](math.inf)
+            knocker = TableKnocker(knocks if knocks is not None else TcpDialer())
+            nursery.start_soon(knocker.run, discovery.events, send)
+        super().__init__(nursery, tables)
         self._home = home
         self._name = player_name
         self._discovery = discovery

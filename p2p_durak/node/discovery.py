@@ -56,8 +56,9 @@ from p2p_durak.node.tableinfo import (
 
 log = logging.getLogger(__name__)
 
-# Short TTLs on every record: a crashed node's tables disappear from other screens within two
-# minutes, instead of the 75 minutes RFC 6762 suggests for service records.
+# Short TTLs on every record: a crashed node's records leave other caches within two minutes,
+# instead of the 75 minutes RFC 6762 suggests for service records. The lobby drops a dead host's
+# table sooner, within seconds, by knocking at its port (liveness.py).
 AD_TTL_SECONDS = 120
 DEFAULT_RESOLVE_TIMEOUT = 3.0
 DEFAULT_MAX_TABLES = 256

@@ -47,6 +47,14 @@ class PeerFault(Exception):
         self.code = code
 
 
+class SilentHangUp(PeerFault):
+    """Connected and hung up without sending a byte: a lobby knocking to see that a listed
+    table's host is alive (`liveness.py`), not a fault worth a stranger's log line."""
+
+    def __init__(self, peer: str) -> None:
+        super().__init__(peer, "hung up without a word (a liveness knock)", ErrorCode.GOING_AWAY)
+
+
 @dataclass(eq=False)
 class Link:
     stream: trio.abc.Stream
@@ -156,16 +164,20 @@ class Link:
         await self._refuse(ErrorCode.GOING_AWAY, reason)
 
 
+async def _receive_chunk(stream: trio.abc.Stream) -> bytes:
+    """What the peer sent next; b"" once it closed or the connection broke."""
+    try:
+        return bytes(await stream.receive_some(RECEIVE_CHUNK))
+    except (trio.BrokenResourceError, trio.ClosedResourceError):
+        return b""
+
+
 async def _pump_handshake(conn: PeerConnection, stream: trio.abc.Stream) -> object:
     while True:
         event = conn.next_event()
         if not isinstance(event, NeedData):
             return event
-        try:
-            data = await stream.receive_some(RECEIVE_CHUNK)
-        except (trio.BrokenResourceError, trio.ClosedResourceError):
-            data = b""
-        conn.receive_data(bytes(data))
+        conn.receive_data(await _receive_chunk(stream))
 
 
 def _off_script(conn: PeerConnection, event: object) -> PeerFault:
@@ -224,6 +236,10 @@ async def accept_link(stream: trio.abc.Stream, identity: Identity, *,
     """Responder side. `admit(peer)` returns None to accept, or the reason for refusing."""
     conn = PeerConnection(identity, Role.RESPONDER, peer_label=label)
     async with _handshake(stream, conn, label, handshake_seconds):
+        first = await _receive_chunk(stream)
+        if not first:
+            raise SilentHangUp(label)
+        conn.receive_data(first)
         event = await _pump_handshake(conn, stream)
         if not isinstance(event, HandshakeRequest):
             raise _off_script(conn, event)

@@ -25,7 +25,7 @@ from p2p_durak.engine import RuleSet
 from p2p_durak.node.discovery import Discovery, DiscoveryError
 from p2p_durak.node.doorman import Doorman
 from p2p_durak.node.game import GameRunner, Player, Timing, game_dir
-from p2p_durak.node.link import Link, PeerFault, accept_link
+from p2p_durak.node.link import Link, PeerFault, SilentHangUp, accept_link
 from p2p_durak.node.lobby import GameStart, HostedTable, TableConfig, join_table
 from p2p_durak.node.mesh import Mesh, Party
 from p2p_durak.node.store import GameJournal
@@ -67,6 +67,7 @@ class Node:
         self.mesh: Mesh | None = None
         self.runner: GameRunner | None = None
         self.doorman = Doorman()
+        self.knocks = 0  # connections that hung up without a word (lobbies' liveness knocks)
         self._joining = 0  # joins under way: a fellow player may dial before the Start comes
         self._coming: GameStart | None = None  # the game joined, not yet running
         self._playing = trio.Event()  # our game runs: its mesh takes the links of its parties
@@ -138,6 +139,8 @@ class Node:
                 try:
                     return await accept_link(stream, self.identity, admit=self._admit,
                                              label=label)
+                except SilentHangUp:
+                    self.knocks += 1  # a lobby checking that our table is alive: no fault
                 except PeerFault as fault:
                     self.doorman.refuse(fault.peer, fault.reason)
             return None
