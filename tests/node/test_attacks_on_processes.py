@@ -14,8 +14,16 @@ import subprocess
 from pathlib import Path
 
 import pytest
-import test_processes
-from test_processes import DEADLINE, DURAK, _finish, _port, _start, _summary, _wait_for
+from process_support import (
+    DEADLINE,
+    DURAK,
+    finish,
+    free_port,
+    processes,
+    start_durak,
+    summary,
+    wait_for,
+)
 
 from p2p_durak.node.doorman import MAX_STRANGERS
 from p2p_durak.node.identity_store import load_or_create
@@ -25,8 +33,7 @@ from p2p_durak.protocol.identity import Identity
 from p2p_durak.protocol.messages import HandshakeInit
 
 pytestmark = [pytest.mark.subprocess, pytest.mark.slow]
-
-processes = test_processes.processes  # the fixture: what a test starts is killed and reaped
+__all__ = ["processes"]  # the fixture, used by name
 
 ERROR_FRAME = b"\x94\x04\x01"  # the msgpack head of an `Error` (tag 4, version 1)
 
@@ -65,15 +72,16 @@ def _stranger(port: int) -> bytes:
 
 def test_a_host_under_attack_names_each_peer_and_plays_on(
         tmp_path: Path, processes: list[subprocess.Popen[bytes]]) -> None:
-    port = _port()
-    host = _start(["host", "--no-mdns", "--bind", "127.0.0.1", "--port", str(port), "--seats",
-                   "3", "--bots", "easy", "--home", str(tmp_path / "a"), "--player", "Anna",
-                   "--games", "4", "--json"], tmp_path / "host.out", processes)
-    _wait_for(tmp_path / "host.out", "table «")
-    joiner = _start(["join", f"127.0.0.1:{port}", "--bind", "127.0.0.1", "--home",
-                     str(tmp_path / "b"), "--player", "Boris", "--games", "4", "--json"],
-                    tmp_path / "join.out", processes)
-    _wait_for(tmp_path / "join.out", "the game starts")
+    port = free_port()
+    host = start_durak(["host", "--no-mdns", "--bind", "127.0.0.1", "--port", str(port),
+                        "--seats", "3", "--bots", "easy", "--home", str(tmp_path / "a"),
+                        "--player", "Anna", "--games", "4", "--lang", "en", "--json"],
+                       tmp_path / "host.out", processes)
+    wait_for(tmp_path / "host.out", "table «")
+    joiner = start_durak(["join", f"127.0.0.1:{port}", "--bind", "127.0.0.1", "--home",
+                          str(tmp_path / "b"), "--player", "Boris", "--games", "4", "--lang",
+                          "en", "--json"], tmp_path / "join.out", processes)
+    wait_for(tmp_path / "join.out", "the game starts")
     own = load_or_create(tmp_path / "a").peer_id
     claim_own = HandshakeInit((1,), own, bytes(range(1, 33))).encode()
     answers = {
@@ -95,8 +103,8 @@ def test_a_host_under_attack_names_each_peer_and_plays_on(
     cut = sum(1 for sock in flood if sock.recv(65536) == b"")  # the first are cut for room
     assert cut >= 2 * MAX_STRANGERS
 
-    assert _finish(joiner, tmp_path / "join.out") == 0
-    assert _finish(host, tmp_path / "host.out") == 0
+    assert finish(joiner, tmp_path / "join.out") == 0
+    assert finish(host, tmp_path / "host.out") == 0
     for sock in flood:
         sock.close()
     said = (tmp_path / "host.out").read_text(encoding="utf-8")
@@ -107,7 +115,7 @@ def test_a_host_under_attack_names_each_peer_and_plays_on(
                    "peer claims our own identity", "nothing here for it",
                    "cut: still in its handshake"):
         assert any(reason in line for line in refused), (reason, refused)
-    mine, theirs = _summary(tmp_path / "join.out"), _summary(tmp_path / "host.out")
+    mine, theirs = summary(tmp_path / "join.out"), summary(tmp_path / "host.out")
     assert mine["games"] == theirs["games"] == 4
     assert mine["series_duraks"] == theirs["series_duraks"]
     assert mine["audit_clean"] is True
