@@ -143,7 +143,8 @@ class Link:
 
     async def _refuse(self, code: ErrorCode, reason: str) -> None:
         """Best effort: tell the peer why we hang up, then close."""
-        if self.closed:
+        if self.closed:  # the peer hung up first (or the line broke): the socket is still ours
+            await trio.aclose_forcefully(self.stream)
             return
         self.closed = True
         try:

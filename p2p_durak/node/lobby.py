@@ -186,6 +186,8 @@ class HostedTable:
             # a joiner that breaks the protocol is shown (durak host prints warnings)
             log.log(logging.INFO if orderly else logging.WARNING, "joiner dropped: %s", text)
             self.refusals.append(text)
+        finally:  # also when the host gives up before the start: never leak the socket
+            await link.close("the table is closed")
 
     def _refusal(self, link: Link, request: JoinRequest) -> tuple[RefuseCode, str] | None:
         if request.identity != link.peer:

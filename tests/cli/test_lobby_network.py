@@ -275,3 +275,18 @@ async def test_a_second_ctrl_c_quits_at_once(tmp_path: Path) -> None:
         assert not quit_at
         await masha.press("c-c")
         assert quit_at
+
+
+async def test_a_joiner_is_told_when_the_host_gives_up_before_the_start(
+        tmp_path: Path) -> None:
+    async with two_players(tmp_path) as (sasha, masha):
+        await sasha.press("c")
+        await sasha.field("network")
+        await sasha.press("enter")
+        await masha.until(lambda: "1/3" in masha.row("Sasha"))
+        await masha.press("enter")
+        await sasha.sees("2 of 3 seated")
+        await sasha.press("q")  # the host leaves its waiting room
+        room = await masha.sees("Не удалось сесть за стол:")
+        assert "Q в лобби" in room
+        assert "Столов пока нет" in await masha.press("q")
