@@ -11,7 +11,14 @@ import time
 from pathlib import Path
 
 import pytest
-from test_tmux import GAME_DEADLINE, Pane, _pane, fits_the_window, play_by_the_screen
+from test_tmux import (
+    GAME_DEADLINE,
+    POLL,
+    Pane,
+    _pane,
+    fits_the_window,
+    play_by_the_screen,
+)
 
 pytestmark = [pytest.mark.tmux, pytest.mark.slow]
 
@@ -43,6 +50,19 @@ def suit_colours(row: str) -> list[tuple[str, str | None]]:
     return out
 
 
+TIMER = re.compile(r"· (time \d+ s|timer 60 s)")
+
+
+def wait_for_header(pane: Pane, pattern: re.Pattern[str], deadline: float) -> str:
+    """The screen once its header line matches `pattern`."""
+    while time.monotonic() < deadline:
+        screen = pane.capture()
+        if pattern.search(screen.split("\n")[0]):
+            return screen
+        time.sleep(POLL)
+    raise AssertionError(f"{pattern.pattern!r} never in the header:\n{pane.capture()}")
+
+
 def coloured_screen(pane: Pane) -> str:
     return pane.run("capture-pane", "-p", "-e", "-t", "game")
 
@@ -56,15 +76,19 @@ def test_six_seats_in_two_teams_with_a_timer_in_a_real_terminal(tmp_path: Path) 
     with _pane(tmp_path, "--preset", "app_komandy_3v3", "--bots", "5", "--seed", "8",
                "--timer", "60") as pane:
         deadline = time.monotonic() + GAME_DEADLINE
-        screen = pane.wait_for("Your hand", deadline)
+        pane.wait_for("Your hand", deadline)
+        # a practice table shows the timer while it runs, that is on the player's turn: the
+        # bots may be moving when the hand first shows
+        screen = wait_for_header(pane, TIMER, deadline)
         lines = screen.split("\n")
         seats = lines[2:8]
         assert [any(name in line for line in seats) for name in (*BOTS, "Tester (you)")] \
             == [True] * 6, screen
         # partners sit in alternate seats: Boris and Gleb play with the player (seat 0)
-        assert {line.split()[1] for line in seats if line[2:4] == "★ "} == {"Boris", "Gleb"}
+        # (a seat line starts with the turn's ▶ or a blank, then the partner's ★)
+        assert {line[4:].split()[0] for line in seats if line[2:4] == "★ "} == {"Boris", "Gleb"}
         assert "★ teammate" in screen
-        assert re.search(r"· (time \d+ s|timer 60 s)", lines[0]), lines[0]
+        assert TIMER.search(lines[0]), lines[0]
         assert fits_the_window(screen)
 
         # the colours the terminal really shows, on the hand and the table
