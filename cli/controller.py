@@ -209,7 +209,8 @@ class Controller:
                 await self.session.fill_with_bots()
             return
         if key in ("q", "escape"):
-            over = table.snapshot is not None and table.snapshot.activity == "over"
+            # after the game, or once it stopped for good (no result: nothing to lose)
+            over = table.snapshot is not None and table.snapshot.activity in ("over", "halted")
             if key == "escape" and not over:  # Esc clears the notice and cancels a Q
                 table.notice = None
                 table.leave_armed = False

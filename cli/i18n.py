@@ -155,6 +155,7 @@ CATALOGUE: dict[str, tuple[str, str]] = {
     "activity.keys": ("Exchanging keys…", "Обмен ключами…"),
     "activity.audit": ("Checking the game…", "Проверка партии…"),
     "activity.lobby": ("Waiting for players…", "Ждём игроков…"),
+    "activity.halted": ("The game has stopped", "Игра остановлена"),
     "sending": ("sending…", "отправляем…"),
     # ---- table: prompts
     "prompt.lead": ("Your lead: play a card (number or ←→ Enter); Space marks several of a rank.",
@@ -247,6 +248,7 @@ CATALOGUE: dict[str, tuple[str, str]] = {
                             "Болван отбивается: побейте его картой (B) или T — берёт"),
     "prompt.over": ("N — play again · Q — back to the lobby",
                     "N — ещё партия · Q — в лобби"),
+    "prompt.halted": ("Q — back to the lobby", "Q — в лобби"),
     "prompt.leave_confirm": ("Press Q again to leave; at a networked table the others play on "
                              "without you.",
                              "Нажмите Q ещё раз, чтобы уйти; за сетевым столом остальные "

@@ -431,6 +431,8 @@ def _activity(snap: TableSnapshot, look: Look, width: int) -> Line:
     m = look.messages
     state = snap.state
     activity = snap.activity
+    if activity == "halted" and snap.away is None:  # it ended: nobody is waited for now
+        return [("class:notice.error", m("activity.halted"))]
     if snap.away is not None:  # the table cannot go on without them: say whom and why
         return [("class:notice.error", snap.away_ru or snap.away if look.lang == "ru"
                  else snap.away)]
@@ -563,6 +565,8 @@ def bottom_lines(ui: TableUi, look: Look) -> tuple[Line, Line, Line]:
         prompt = [("class:prompt", m("prompt.leave_confirm"))]
     elif snap.activity == "over":
         prompt = [("class:prompt", m("prompt.over"))]
+    elif snap.activity == "halted":  # the game ended without a result: only leaving is left
+        prompt = [("class:prompt", m("prompt.halted"))]
     else:
         prompt = [("class:prompt", _prompt(ui, look))]
     if ui.pending:
@@ -641,6 +645,8 @@ def _keys(ui: TableUi, look: Look) -> Line:
     kinds = ui.legal_kinds()
     if snap.activity == "over":
         hints = [m("key.next"), m("key.help"), m("key.leave")]
+    elif snap.activity == "halted":
+        hints = [m("key.help"), m("key.leave")]
     elif ui.dummy_focus and kinds & {A.LEAD, A.BEAT, A.TAKE}:  # (can_attack_defend)
         hints = [m("key.play"), m("key.beat") if A.BEAT in kinds else "",
                  m("key.take") if A.TAKE in kinds else "", m("key.own_hand"), m("key.help"),

@@ -50,7 +50,7 @@ class TableSnapshot:
     legal: tuple[Action, ...] = ()  # what this seat (с болваном: and the dummy) may do now
     # seats the table is waiting for (с болваном: for the dummy's move, its controller's)
     waiting_for: tuple[int, ...] = ()
-    activity: str = "lobby"  # lobby | keys | shuffling | dealing | playing | audit | over
+    activity: str = "lobby"  # lobby | keys | shuffling | dealing | playing | audit | over | halted
     progress: tuple[int, int] | None = None  # e.g. shuffles done / seats
     # a networked table's deck step (keys, seating, shuffle, deal): the other players whose
     # part it still waits for, by name (this node makes its own part at once)

@@ -244,6 +244,9 @@ class GameRunner:
         self.finished = trio.Event()
         self.diagnosis: str | None = None
         self.verdict: str | None = None  # why this node ended the game itself (abandoned)
+        # the same for the person at the table: which party, whether it went away ("return")
+        # or fell silent ("answer"), and the grace period it had
+        self.abandoned: tuple[int, str, float] | None = None
         self.reports: list[Problem] = []  # the faults and the news, as records
         self._told = 0  # how many table events the player has been given
         self._undone_told = 0  # how many undone shuffles (`TableMachine.undone`) were named
@@ -724,6 +727,7 @@ class GameRunner:
         self.verdict = (f"abandoned: party {party} ({self.fingerprint(party)}) did not {what} "
                         f"within {self.timing.grace_seconds:g} s at position {self.log.seq}")
         self.diagnosis = self.verdict
+        self.abandoned = (party, what, self.timing.grace_seconds)
         # the verdict is the same on every node; why the link is down is this node's own view
         why = f" ({self.mesh.why_away(party)})" if party in self._away else ""
         self._note(party, "abandoned", self.verdict + why, fault=False)

@@ -171,9 +171,23 @@ class HumanPlayer(Player):
         self._table = table
         self.diagnosis = diagnosis
         if diagnosis is not None:
-            self._notice = (diagnosis, "партия остановлена: " + diagnosis)
+            abandoned = self._runner.abandoned if self._runner is not None else None
+            self._notice = self._abandoned_notice(*abandoned) if abandoned is not None \
+                else (f"The game was stopped: {diagnosis}", f"Игра остановлена: {diagnosis}")
         self._turn = None
         self._publish()
+
+    def _abandoned_notice(self, party: int, what: str, grace: float) -> tuple[str, str]:
+        """The grace period ended the game: whom the table lost, by name, and how (the verdict
+        names a party and its key fingerprint, for the log, not for the person at the table).
+        "Игрок" agrees with the verb whoever plays, so the Russian needs no gender."""
+        who = self.names[party] if party < len(self.names) else f"party {party}"
+        if what == "return":
+            return (f"{who} left the game (did not come back within {grace:g} s). "
+                    "The game is over.",
+                    f"Игрок {who} вышел из игры (не вернулся за {grace:g} с). Игра окончена.")
+        return (f"{who} stopped answering (no answer within {grace:g} s). The game is over.",
+                f"Игрок {who} перестал отвечать (нет ответа за {grace:g} с). Игра окончена.")
 
     def attach(self, runner: GameRunner) -> None:
         self._runner = runner
@@ -188,6 +202,10 @@ class HumanPlayer(Player):
             return None
         names = {party: self.names[party] if party < len(self.names) else f"party {party}"
                  for party in self._away}
+        if self.diagnosis is not None:  # the game is over: nobody is waited for any more
+            return ("; ".join(f"{names[p]}, not connected: {why}"
+                              for p, why in self._away.items()),
+                    "; ".join(f"{names[p]}, нет связи: {why}" for p, why in self._away.items()))
         return ("; ".join(f"waiting for {names[p]}, not connected: {why}"
                           for p, why in self._away.items()),
                 "; ".join(f"ждём {names[p]}, нет связи: {why}" for p, why in self._away.items()))
@@ -240,11 +258,15 @@ class HumanPlayer(Player):
         score = table.score
         waiting = tuple(table.seat_of_party[p] for p in table.waiting_for()
                         if table.seat_of_party)
+        if self.diagnosis is not None:  # the game stopped for good: it waits for nobody
+            activity, waiting = "halted", ()
         legal = self._turn.legal if self._turn is not None else ()
         deadline = self._runner.seconds_left() if self._runner is not None else None
         away = self.away_note()
         due: tuple[int, ...] = ()
-        if table.deck.pending_op() is not None:  # a deck step: whose part it waits for
+        # a deck step: whose part it waits for (once the game stopped: whose part it was stuck
+        # on; the screen no longer says "waiting for")
+        if table.deck.pending_op() is not None:
             due = tuple(p for p in table.deck_due() if p != table.party)
             if self._runner is not None:
                 due = self._runner.waiting_on(due)

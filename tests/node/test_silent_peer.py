@@ -5,6 +5,7 @@ nobody else (what they re-send while the game is stuck is not a fault)."""
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -125,12 +126,26 @@ async def test_the_person_at_the_table_sees_whom_the_deck_step_waits_for(
     mute = table.starts[0].players[table.party(MUTE)].name
     seen = _drain(human)
     assert table.runner(0).verdict is not None
-    last = seen[-1]
-    assert last.notice == table.runner(0).verdict
-    assert last.away is None  # connected all along
-    # named first (whether its part is due, or the parts due wait for its ack to commit)
-    assert last.deck_waits_for[:1] == (mute,), (last.activity, last.deck_waits_for)
-    assert last.activity == ("keys" if position == 0 else "shuffling")
+    halted = seen[-1]
+    assert halted.activity == "halted"
+    assert halted.notice == (f"{mute} stopped answering (no answer within {GRACE} s). "
+                             "The game is over.")
+    assert halted.notice_ru == (f"Игрок {mute} перестал отвечать (нет ответа за {GRACE} с). "
+                                "Игра окончена.")
+    before = [s for s in seen if s.activity != "halted"][-1]
+    assert before.activity == ("keys" if position == 0 else "shuffling")
+    assert halted.away is None  # connected all along
+    # named first (whether its part is due, or the parts due wait for its ack to commit): the
+    # step the game was stuck on, and whom for, as it stood at the verdict
+    assert halted.deck_waits_for[:1] == (mute,), halted.deck_waits_for
+    ui = TableUi()
+    ui.update(halted)
+    text = plain(render_table_screen(ui, Look("en", False), 80, 24))
+    assert "waiting for" not in text  # the game is over: nobody is waited for any more
+    assert "The game has stopped" in text
+    assert f"{mute} stopped answering" in text
+    # until the verdict, the screen named it next to the step's count
+    last = dataclasses.replace(halted, activity=before.activity, notice=None)
     ui = TableUi()
     ui.update(last)
     text = plain(render_table_screen(ui, Look("en", False), 80, 24))

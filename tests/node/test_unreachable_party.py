@@ -99,5 +99,12 @@ async def test_the_verdict_of_a_party_never_reached_comes_with_the_reason(
     assert (abandoned.party, abandoned.kind) == (1, "abandoned")
     assert abandoned.detail == f"{runner.verdict} ({why})"
     last = seen[-1]
-    assert last.notice == runner.verdict  # the verdict, and still whom and why
-    assert last.away == f"waiting for Boris, not connected: {why}"
+    # the verdict in the player's words (tests/node/test_abandoned_screen.py), and still whom
+    # and why — no longer "waiting for": the game is over
+    assert last.notice == (f"Boris left the game (did not come back within {GRACE} s). "
+                           "The game is over.")
+    assert last.activity == "halted"
+    assert last.away == f"Boris, not connected: {why}"
+    assert last.away_ru == f"Boris, нет связи: {why}"
+    before = [s for s in seen if s.activity != "halted"][-1]  # until the verdict
+    assert before.away == f"waiting for Boris, not connected: {why}"
