@@ -67,8 +67,10 @@ class NetworkSeat:
         self._fill = fill
 
     async def gone(self) -> None:
-        """Wait until this seat is off the table: its leave committed (the others play on
-        without it), the series over, or nothing running for the table any more."""
+        """Wait until this seat is off the table: its leave or its choice to stop after a game
+        committed (the others know; waiting for the rest of the vote would keep a player who
+        quits at the end screen for the vote's whole timeout), the series over, or nothing
+        running for the table any more."""
         runner = self.node.runner if self.node is not None else None
         async with trio.open_nursery() as nursery:
             async def first(event: trio.Event) -> None:
@@ -76,6 +78,7 @@ class NetworkSeat:
                 nursery.cancel_scope.cancel()
 
             nursery.start_soon(first, self.finished)
+            nursery.start_soon(first, self.human.off_table)
             if runner is not None:
                 nursery.start_soon(first, runner.finished)
 

@@ -251,6 +251,7 @@ class GameRunner:
         self._told = 0  # how many table events the player has been given
         self._undone_told = 0  # how many undone shuffles (`TableMachine.undone`) were named
         self._progress_told: tuple[str, str, int] | None = None  # deck progress told
+        self._votes_told = 0
         self._turn_seq = -1
         self._submitted: tuple[str, float] | None = None  # what we submitted, and when
         self._made_for = -1  # the position our last move was made for (-1: not a move)
@@ -822,8 +823,12 @@ class GameRunner:
         # a shuffle or a deal advancing by one party commits no table event, but the player
         # is told too: the screen shows the step's progress (k/n)
         progress = deck_progress(table)
-        if events or progress != self._progress_told:
+        # a vote commits no table event either, but a player who stopped may go once his
+        # vote is in (the series waits on the others' votes)
+        votes = len(table.votes)
+        if events or progress != self._progress_told or votes != self._votes_told:
             self._progress_told = progress
+            self._votes_told = votes
             if self._stand_in is not None:
                 self._stand_in.update(table, events)
             await self.player.update(table, events)

@@ -76,6 +76,11 @@ class HumanPlayer(Player):
         self._table: TableMachine | None = None
         self._notice: tuple[str, str] | None = None  # English, Russian
         self._voted = False  # chose already whether to play the game after this one
+        self._stop_when_due = False  # left during the game's audit: stop once asked
+        # set once the table has committed that this party is gone: its graceful leave, or
+        # anyone's choice to stop after a game (the series stops with it, whatever the others
+        # say: waiting for their votes would hold a quitting player for the vote's timeout)
+        self.off_table = trio.Event()
         self._away: dict[int, str] = {}  # parties without a link for a while, and why
         self.diagnosis: str | None = None
 
@@ -125,9 +130,11 @@ class HumanPlayer(Player):
         if runner is None or table is None:
             return
         if table.party in table.vote_due():
-            if not self._voted:
-                self._voted = True
-                await runner.choose_next(False)
+            await self._stop(runner)
+        elif table.state is not None and table.state.phase == eng.Phase.OVER:
+            # the game is over but its audit runs on: no leave fits now, the stop does once
+            # the choice is due (`after_game`)
+            self._stop_when_due = True
         elif not table.series_over and table.party not in table.left:
             await runner.leave_table()
 
@@ -155,6 +162,8 @@ class HumanPlayer(Player):
                 self._notice = ("the table stopped: " + "; ".join(en for en, _ in why),
                                 "игра окончена: " + "; ".join(ru for _, ru in why))
         del self._log[:-LOG_LINES]
+        if table.party in table.left or False in table.votes.values() or table.series_over:
+            self.off_table.set()
         if self._turn is not None and self._turn.table is not table:
             self._turn = None  # the table moved on: that turn is gone
         self._publish()
@@ -165,7 +174,14 @@ class HumanPlayer(Player):
 
     async def after_game(self, table: TableMachine, runner: GameRunner) -> None:
         self._table, self._runner = table, runner  # the person chooses: `next_game` or `leave`
+        if self._stop_when_due:
+            await self._stop(runner)
         self._publish()
+
+    async def _stop(self, runner: GameRunner) -> None:
+        if not self._voted:
+            self._voted = True
+            await runner.choose_next(False)
 
     async def finished(self, table: TableMachine, diagnosis: str | None) -> None:
         self._table = table

@@ -13,7 +13,7 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 
 import trio
-from screen_strategy import choose_key
+from screen_strategy import choose_key, is_over
 
 from p2p_durak.cli.backend import TableOptions
 from p2p_durak.cli.canvas import plain
@@ -76,6 +76,17 @@ class Player:
         """Move the form's focus to the field `name`."""
         steps = (FIELDS.index(name) - self.controller.form.focus) % len(FIELDS)
         await self.press(*["down"] * steps)
+
+
+async def repaint_of_either(*players: Player) -> None:
+    """Wait until any of the players' controllers asks for a repaint."""
+    async with trio.open_nursery() as nursery:
+        for player in players:
+            async def first(changed: trio.Event = player._changed) -> None:
+                await changed.wait()
+                nursery.cancel_scope.cancel()
+
+            nursery.start_soon(first)
 
 
 def options(name: str) -> TableOptions:
@@ -275,6 +286,45 @@ async def test_a_second_ctrl_c_quits_at_once(tmp_path: Path) -> None:
         assert not quit_at
         await masha.press("c-c")
         assert quit_at
+
+
+async def test_ctrl_c_at_the_end_of_a_game_quits_once_the_table_has_the_stop(
+        tmp_path: Path) -> None:
+    """One player's stop ends the series (README: the table stops after the game where any
+    player stops), so Ctrl-C on the end screen quits once that stop is committed — not after
+    the other player's choice, or the vote's timeout (it waited the whole 60 s)."""
+    async with two_players(tmp_path) as (sasha, masha):
+        quit_at: list[float] = []
+        quit = trio.Event()
+
+        def exit_app() -> None:
+            quit_at.append(trio.current_time())
+            quit.set()
+
+        masha.controller.exit_app = exit_app
+        await sasha.press("c")
+        await sasha.field("players")
+        await sasha.press("left")  # two players
+        await sasha.field("network")
+        await sasha.press("enter")
+        await masha.until(lambda: "1/2" in masha.row("Sasha"))
+        await masha.press("enter")
+        await masha.dealt()
+        with trio.fail_after(WAIT):
+            while not all(is_over(p.screen()) for p in (sasha, masha)):
+                pressed = False
+                for player in (sasha, masha):
+                    key = choose_key(player.screen())
+                    if key is not None:
+                        await player.press(TERMINAL_KEYS.get(key, key))
+                        pressed = True
+                if not pressed:
+                    await repaint_of_either(sasha, masha)
+        pressed_at = trio.current_time()
+        await masha.press("c-c")
+        with trio.fail_after(WAIT):
+            await quit.wait()
+        assert quit_at[0] - pressed_at < 10, quit_at[0] - pressed_at  # the vote waits 60 s
 
 
 async def test_a_joiner_is_told_when_the_host_gives_up_before_the_start(
