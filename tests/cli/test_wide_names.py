@@ -14,13 +14,14 @@ from prompt_toolkit.utils import get_cwidth
 from table_states import find_state, snapshot_of
 from test_lobby import ad
 
-from p2p_durak.cli.canvas import asciify, line_width, pad_text, plain
+from p2p_durak.cli.canvas import Line, asciify, line_width, pad_text, plain
 from p2p_durak.cli.i18n import Look
 from p2p_durak.cli.lobby_ui import LobbyUi
 from p2p_durak.cli.lobby_view import render_lobby
 from p2p_durak.cli.table_ui import TableUi
 from p2p_durak.cli.table_view import render_table_screen
 from p2p_durak.engine.state import LEAD, OVER
+from p2p_durak.node.api import TableSnapshot
 from p2p_durak.node.tableinfo import TableSeen
 
 WIDE_NAMES = ("麻将桌", "Kitchen", "麻将桌子麻将桌子麻将桌子麻将桌子", "🃏 Карты", "Ёлка")
@@ -49,17 +50,23 @@ def test_the_lobbys_columns_line_up_whatever_the_tables_names() -> None:
         assert "麻将桌子麻将桌子麻…  " in rows[2]  # cut to 19 cells, then one blank
 
 
-def test_the_seats_and_the_series_line_up_with_wide_names() -> None:
-    state = find_state(lambda s: s.phase == OVER and s.result is not None,
-                       players=3, seeds=range(500))
-    snap = snapshot_of(state, duraks=(1, 0, 2))
-    names = ("我", "麻将桌子麻将桌子麻将桌子麻将桌子", "🃏🃏 Ann")
+SEAT_NAMES = ("我", "麻将桌子麻将桌子麻将桌子麻将桌子", "🃏🃏 Ann")
+
+
+def screen_with_wide_names(snap: TableSnapshot) -> list[Line]:
+    """The 80×24 table screen of `snap` with its three seats named in wide characters."""
     snap = dataclasses.replace(snap, seats=tuple(
-        dataclasses.replace(seat, name=name) for seat, name in zip(snap.seats, names,
+        dataclasses.replace(seat, name=name) for seat, name in zip(snap.seats, SEAT_NAMES,
                                                                      strict=True)))
     ui = TableUi()
     ui.update(snap)
-    lines = render_table_screen(ui, Look("en", False), 80, 24)
+    return render_table_screen(ui, Look("en", False), 80, 24)
+
+
+def test_the_seats_and_the_series_line_up_with_wide_names() -> None:
+    state = find_state(lambda s: s.phase == OVER and s.result is not None,
+                       players=3, seeds=range(500))
+    lines = screen_with_wide_names(snapshot_of(state, duraks=(1, 0, 2)))
     assert {line_width(line) for line in lines} == {80}
     text = plain(lines).split("\n")
     header = next(n for n, line in enumerate(text) if "Series after game" in line)
@@ -71,14 +78,7 @@ def test_the_seats_and_the_series_line_up_with_wide_names() -> None:
 
 def test_the_seat_list_at_play_lines_up_with_wide_names() -> None:
     state = find_state(lambda s: s.phase == LEAD, players=3)
-    names = ("我", "麻将桌子麻将桌子麻将桌子麻将桌子", "🃏🃏 Ann")
-    snap = snapshot_of(state)
-    snap = dataclasses.replace(snap, seats=tuple(
-        dataclasses.replace(seat, name=name) for seat, name in zip(snap.seats, names,
-                                                                     strict=True)))
-    ui = TableUi()
-    ui.update(snap)
-    lines = render_table_screen(ui, Look("en", False), 80, 24)
+    lines = screen_with_wide_names(snapshot_of(state))
     assert {line_width(line) for line in lines} == {80}
     seats = [line for line in plain(lines).split("\n") if " 6 cards " in line]
     assert len(seats) == 3
