@@ -69,6 +69,10 @@ class Reason(_Bilingual):
     ALREADY_OUT = ("this player is already out of the game", "этот игрок уже вышел из игры")
     MUST_PASS_ON = ("who cannot beat takes the first card and passes one of his own on",
                     "кто не отбился, забирает первую карту и передаёт дальше свою")
+    DOES_NOT_CLIMB = ("that card does not go on the pile: the next card of its suit does",
+                      "эта карта не ложится на стопку: нужна следующая той же масти")
+    MUST_PLAY = ("this player holds a card that goes on the pile and must lay it",
+                 "у игрока есть карта, что ложится на стопку: её надо положить")
 
 
 class Why(_Bilingual):

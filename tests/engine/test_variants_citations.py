@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 import test_citations as citations
+import test_chukhonsky
 import test_first_attacker_fallback
 import test_variants_albansky
 import test_variants_amerikansky
@@ -62,6 +63,7 @@ MODULES += (test_variants_s_bolvanom,)
 MODULES += (test_variants_naborny, test_variants_krugly, test_variants_krestovy)
 MODULES += (test_variants_veryu_ne_veryu, test_variants_pokerny)
 MODULES += (test_variants_shchelkovsky_choice, test_first_attacker_fallback)
+MODULES += (test_chukhonsky,)
 CITED = [quote for module in MODULES for quote in citations._cited(module)]
 
 
