@@ -7,6 +7,8 @@ from p2p_durak.cli.cardtext import suit_symbol
 from p2p_durak.cli.i18n import SUIT_NAMES, Look
 from p2p_durak.cli.table_view import preset_name
 from p2p_durak.engine import RuleSet
+from p2p_durak.engine.durak_family import capabilities
+from p2p_durak.engine.family import Command
 from p2p_durak.engine.presets import PRESETS
 
 
@@ -23,33 +25,16 @@ def rules_summary(rules: RuleSet, look: Look) -> str:
     return " · ".join(parts)
 
 
-def _claims(rules: RuleSet) -> bool:
-    """Whether the first attacker of a first game is found by showing cards (the claim phase,
-    engine/setup.py `choose_first_attacker`): not where the seat left of the dealer or the six
-    of spades leads."""
-    return rules.first_attacker_first_game != "left_of_dealer" \
-        and rules.trump_rule != "personal_six"
-
-
 def _variant_keys(rules: RuleSet | None) -> list[str]:
     """The help lines of the keys only some rules use: those of these rules (all of them
-    when the rules are not known). R and S say nothing at a table without a transfer or a
-    card to show, so they are listed only where they do something."""
-    lowest_card = rules is not None and rules.first_attacker_first_game == "lowest_card"
-    wanted = {
-        "transfer": rules is None or rules.transfer,
-        "chain": rules is None or rules.take_rule == "chain_pass",
-        "claim": rules is None or (_claims(rules) and not lowest_card),
-        "claim_card": rules is not None and _claims(rules) and lowest_card,
-        "show": rules is None or rules.transfer_by_showing != "off",
-        "proezdnoy": rules is None or rules.transfer_by_showing == "backward_proezdnoy",
-        "lead_stock": rules is None or rules.lead_from_stock,
-        "doubt": rules is None or rules.defence_visibility == "face_down_challengeable",
-        "exchange": rules is None or rules.pre_defence_exchange == "swap_two",
-        "send_back": rules is None or rules.over_limit_policy == "defender_chooses",
-        "dummy": rules is None or bool(rules.dummy_hand),
-    }
-    return [f"help.key.{name}" for name, shown in wanted.items() if shown]
+    when the rules are not known; the lowest card's claim only when they are). R and S say
+    nothing at a table without a transfer or a card to show, so they are listed only where
+    they do something. Which commands a rule set uses is the engine's to say
+    (`Capabilities.commands`), never a knob string compared here."""
+    if rules is None:
+        return [f"help.key.{c.value}" for c in Command if c is not Command.CLAIM_CARD]
+    commands = capabilities(rules).commands
+    return [f"help.key.{c.value}" for c in Command if c in commands]
 
 
 def table_keys(rules: RuleSet | None, look: Look) -> list[str]:

@@ -34,6 +34,11 @@ PYTHON_ON_PURPOSE = {
     "rules": "RuleSet validation, once per game; the hot path reads engine/tables.py",
     "verdicts": "a concession, at most once a game",
     "refusals": "explains a refused action, only after `apply` has refused it (entry.py)",
+    "moves": "the card-movement records, made only when a table asks (never in a playout)",
+    "layout": "follows card movements on a table's slots, once per committed action",
+    "durak_moves": "derives an action's card movements after the fact, only for a table",
+    "family": "the game-family interface's types",
+    "durak_family": "the attack/defend family's adapter over the engine's entry points",
 }
 
 
