@@ -62,6 +62,7 @@ STYLE = Style([
     ("over.won", "bold #87ff87"),
     ("over.draw", "bold"),
     ("lobby.row.chosen", "reverse"),
+    ("lobby.tonight", "#ffd75f"),
     ("form.focus", "reverse"),
     ("form.label", ""),
 ])

@@ -14,8 +14,13 @@ validated `RuleSet` by `rules()`.
 
 from __future__ import annotations
 
+import functools
+import logging
 import math
+import sqlite3
+import time
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, Protocol
 
 import trio
@@ -23,9 +28,14 @@ import trio
 from p2p_durak.engine import RuleError, RuleSet, validate
 from p2p_durak.engine.presets import DEFAULT_PRESET, get_preset
 from p2p_durak.engine.rules import engine_seats
+from p2p_durak.node import offload
 from p2p_durak.node.api import Session
+from p2p_durak.node.history_store import evening, record_practice
 from p2p_durak.node.local_session import LocalSession, PracticeSetup
+from p2p_durak.node.scoreboard import Scoreboard
 from p2p_durak.node.tableinfo import DiscoveryEvent, TableSeen
+
+log = logging.getLogger(__name__)
 
 TEAM_KNOBS: dict[str, Any] = {
     "attack_target": "next_active_opponent",
@@ -144,13 +154,21 @@ class LobbyBackend(Protocol):
         """A table of bots on this machine, with the player in seat 0."""
         ...
 
+    async def tonight(self) -> Scoreboard | None:
+        """The evening's scoreboard from the history of the data folder (None: there is no
+        data folder, or its history cannot be read)."""
+        ...
+
 
 class LocalLobbyBackend:
     """Practice tables with `LocalSession`; discovery events from any channel given."""
 
     def __init__(self, nursery: trio.Nursery,
-                 tables: trio.MemoryReceiveChannel[DiscoveryEvent] | None = None) -> None:
+                 tables: trio.MemoryReceiveChannel[DiscoveryEvent] | None = None,
+                 home: Path | None = None) -> None:
+        """`home`: the data folder whose history records the games (None: none is kept)."""
         self._nursery = nursery
+        self._history_home = home
         if tables is None:
             # nothing is discovered: a channel that stays open and silent
             self._silence, tables = trio.open_memory_channel[DiscoveryEvent](math.inf)
@@ -176,10 +194,22 @@ class LocalLobbyBackend:
 
     async def practice(self, options: TableOptions) -> Session:
         try:
-            session = LocalSession(options.practice_setup())
+            home = self._history_home
+            session = LocalSession(options.practice_setup(), None if home is None else
+                                   functools.partial(record_practice, home))
         except RuleError as error:
             raise LobbyError(error.message_en, error.message_ru) from error
         except ValueError as error:
             raise LobbyError(str(error), str(error)) from error
         await self._nursery.start(session.run)
         return session
+
+    async def tonight(self) -> Scoreboard | None:
+        home = self._history_home
+        if home is None:
+            return None
+        try:
+            return await offload.run_sync(lambda: evening(home, time.time()))
+        except (OSError, sqlite3.Error) as error:
+            log.warning("the history of %s cannot be read: %s", home, error)
+            return None

@@ -86,6 +86,7 @@ class Controller:
         async with trio.open_nursery() as nursery:
             self._nursery = nursery
             nursery.start_soon(self._watch_tables)
+            self._refresh_tonight()
             task_status.started()
             if self.autostart:
                 await self._practice(self.base)
@@ -109,7 +110,17 @@ class Controller:
             self.session = None
             self.screen = "lobby"
             self.help = False
+            self._refresh_tonight()
             self.invalidate()
+
+    def _refresh_tonight(self) -> None:
+        """Read tonight's scoreboard again for the lobby (the games just played are in it)."""
+        if self._nursery is not None:
+            self._nursery.start_soon(self._read_tonight)
+
+    async def _read_tonight(self) -> None:
+        self.lobby.tonight = await self.backend.tonight()
+        self.invalidate()
 
     # ---- keys -----------------------------------------------------------------------------
 
@@ -323,6 +334,7 @@ class Controller:
         session, self.session = self.session, None
         self.screen = "lobby"
         self.table = TableUi()
+        self._refresh_tonight()
         if session is None:
             return
         if wait or self._nursery is None:

@@ -9,6 +9,7 @@ from p2p_durak.cli.backend import TableOptions
 from p2p_durak.cli.table_ui import Notice
 from p2p_durak.engine import RuleError
 from p2p_durak.engine.presets import Preset, TableChoice, table_choices, table_presets
+from p2p_durak.node.scoreboard import Scoreboard
 from p2p_durak.node.tableinfo import DiscoveryEvent, TableGone, TableSeen
 
 TIMERS: tuple[float | None, ...] = (None, 15.0, 30.0, 60.0)
@@ -24,6 +25,7 @@ class LobbyUi:
     notice: Notice | None = None
     discovery: Notice | None = None  # why discovery is off, when it is
     own_fingerprint: str | None = None  # this installation's, for players to compare
+    tonight: Scoreboard | None = None  # the evening's games so far (the history's)
 
     def apply(self, event: DiscoveryEvent) -> None:
         if isinstance(event, TableSeen):

@@ -7,6 +7,7 @@ from collections.abc import Callable
 
 from p2p_durak.cli.backend import TableOptions
 from p2p_durak.cli.canvas import Line, clickable, clip_text, fit, pad_lines, pad_text, wrap
+from p2p_durak.cli.history_text import tonight_lines
 from p2p_durak.cli.i18n import Look
 from p2p_durak.cli.lobby_ui import FIELDS, GRACES, TIMERS, CreateForm, LobbyUi
 from p2p_durak.cli.table_view import Post, clocks_text, preset_name
@@ -60,7 +61,8 @@ def render_lobby(lobby: LobbyUi, look: Look, width: int, height: int,
         body.append([("class:dim", "   " + m("lobby.empty"))])
     # the rows that fit (the frame, the bottom, the header and the lines under the list take
     # the rest): a longer list scrolls with the cursor
-    room = max(1, height - len(TOP) - BOTTOM_LINES - 1 - UNDER_THE_LIST)
+    tonight = tonight_lines(lobby.tonight, look.lang)
+    room = max(1, height - len(TOP) - BOTTOM_LINES - 1 - UNDER_THE_LIST - len(tonight))
     first = min(max(0, lobby.cursor - room // 2), max(0, len(listed) - room))
     shown = listed[first:first + room]
     for index, seen in enumerate(shown, start=first):
@@ -81,8 +83,10 @@ def render_lobby(lobby: LobbyUi, look: Look, width: int, height: int,
     # Fingerprints are how people tell tables and players apart for sure (docs/protocol.md §2):
     # joining checks that the host proves the one shown here.
     chosen_table = lobby.selected()
-    if chosen_table is not None or lobby.own_fingerprint is not None or you:
+    if chosen_table is not None or lobby.own_fingerprint is not None or you or tonight:
         body.append([])
+    for text in tonight:  # the history of the evening: who was the durak how often
+        body.append([("class:lobby.tonight", "   " + clip_text(text, width - 4))])
     if you:
         body.append([("class:dim", "   " + m("lobby.you", name=clip_text(you, 24)))])
     if chosen_table is not None:

@@ -125,7 +125,7 @@ class NetworkLobbyBackend(LocalLobbyBackend):
             send, tables = trio.open_memory_channel[DiscoveryEvent](math.inf)
             knocker = TableKnocker(knocks if knocks is not None else TcpDialer())
             nursery.start_soon(knocker.run, discovery.events, send)
-        super().__init__(nursery, tables)
+        super().__init__(nursery, tables, home)
         self._home = home
         self._name = player_name
         self._discovery = discovery

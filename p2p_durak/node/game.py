@@ -14,6 +14,7 @@ import hashlib
 import logging
 import os
 import random
+import sqlite3
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -26,11 +27,12 @@ from p2p_durak.engine import actions as A
 from p2p_durak.engine.actions import concede
 from p2p_durak.node import heap, offload
 from p2p_durak.node.bot_feed import BotFeed, bot_move
+from p2p_durak.node.history_store import record_network
 from p2p_durak.node.lobby import GameStart
 from p2p_durak.node.mesh import Connected, Disconnected, Mesh, MeshEvent, Outgoing, Received
 from p2p_durak.node.refused_steps import LASTING, RefusedStep, step_state
 from p2p_durak.node.silence import Silence
-from p2p_durak.node.store import GameJournal
+from p2p_durak.node.store import TRANSCRIPT_FILE, GameJournal
 from p2p_durak.protocol import codec
 from p2p_durak.protocol.envelope import Envelope
 from p2p_durak.protocol.errors import LocalProtocolError
@@ -237,6 +239,7 @@ class GameRunner:
     rng: Callable[[int], bytes] = field(default=os.urandom)
     problems: list[str] = field(default_factory=list)  # the faults, each naming the peer
     timing: Timing = field(default_factory=Timing)
+    home: Path | None = None  # the data folder, whose history indexes each finished game
 
     def __post_init__(self) -> None:
         self.party = self.start.party_of(self.identity.peer_id)
@@ -842,11 +845,13 @@ class GameRunner:
         if table.series_over:
             if not self.finished.is_set():
                 self.journal.finish(self.log.transcript().save())
+                await self._index_transcript(table)
                 self.finished.set()
             return
         if self.party in table.left:  # our leave is committed: the rest play on without us
             if not self.finished.is_set():
                 self.journal.finish(self._saved_transcript())
+                await self._index_transcript(table)
                 self.finished.set()
             return
         if table.audit is not None and self._games_saved < table.game_number:
@@ -854,6 +859,7 @@ class GameRunner:
             # at once, whatever the players choose next
             self._games_saved = table.game_number
             self.journal.keep_transcript(self.log.transcript().save())
+            await self._index_transcript(table)
         if self.log.own_pending is not None or self.log.recovering:
             return
         self.leaving = self.leaving or self.player.leaving(table)
@@ -881,6 +887,23 @@ class GameRunner:
             if self.clock is not None:
                 self._turn_ends = self.clock.ends_at
             await self.player.turn(Turn(self.log.seq, table, legal), self)
+
+    async def _index_transcript(self, table: TableMachine) -> None:
+        """The transcript was saved: the history of the evening indexes its finished games
+        (off the event loop; a database that cannot be written is logged, never fatal: the
+        transcript is the record, and `durak history` indexes it later)."""
+        home = self.home
+        transcript = self.journal.folder / TRANSCRIPT_FILE
+        if home is None or not transcript.exists():
+            return
+        history = table.history
+        try:
+            await offload.run_sync(lambda: record_network(
+                home, table_id=self.start.game_id.hex(), table_name=self.start.table_name,
+                rules=self.start.rules, players=self.start.players, history=history,
+                transcript=transcript))
+        except (OSError, sqlite3.Error) as exc:
+            log.warning("the history did not index %s: %s", transcript, exc)
 
     def _prepare_next(self) -> None:
         """While an entry waits for the other parties' acks, make the deck message this party

@@ -432,6 +432,24 @@ class Journal:
             )
 
 
+def first_record(path: StrPath) -> bytes | None:
+    """The first record of a journal, read without opening it for writing (no lock, no
+    repair: its writer may be running); None when the file holds no whole first record."""
+    fd = os.open(path, os.O_RDONLY | os.O_CLOEXEC)
+    try:
+        magic = _pread_exact(fd, len(MAGIC), 0)
+        if magic not in (MAGIC, MAGIC_V1):
+            return None
+        size = os.fstat(fd).st_size
+        with contextlib.suppress(_Damage):
+            for _, mark, payload in _scan(fd, len(MAGIC), size, marks=magic == MAGIC):
+                if not mark:
+                    return payload
+        return None
+    finally:
+        os.close(fd)
+
+
 def _lock_file(fd: int, path: Path) -> None:
     if sys.platform == "win32":  # pragma: no cover - no advisory locks there
         return

@@ -18,10 +18,12 @@ human loses the game.
 
 from __future__ import annotations
 
+import logging
 import math
 import random
 import secrets
-from collections.abc import AsyncIterator
+import time
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager, suppress
 from dataclasses import dataclass, field
 
@@ -51,12 +53,15 @@ from p2p_durak.engine import (
 )
 from p2p_durak.engine import events as E
 from p2p_durak.engine.actions import PASS
-from p2p_durak.engine.presets import DEFAULT_PRESET
+from p2p_durak.engine.presets import DEFAULT_PRESET, PRESETS
 from p2p_durak.engine.seats import acting_party
 from p2p_durak.engine.state import DEAL, DEAL_SIXES, REVEAL_TRUMP
 from p2p_durak.node import offload
 from p2p_durak.node.api import LogLine, SeatInfo, TableSnapshot
+from p2p_durak.node.history import DUMMY, PRACTICE, UNKNOWN_LEVEL, GameRecord, PlayerRecord
 from p2p_durak.node.narrate import dummy_name
+
+log = logging.getLogger(__name__)
 
 TIMER_POLICIES = ("bot", "lose")
 
@@ -133,9 +138,14 @@ def public_event(event: E.Event, seat: int, blind: bool = False) -> E.Event:
 class LocalSession:
     """One human seat at a table of bots, driven by `run` (start it in a nursery)."""
 
-    def __init__(self, setup: PracticeSetup) -> None:
+    def __init__(self, setup: PracticeSetup,
+                 on_game_over: Callable[[GameRecord], None] | None = None) -> None:
+        """`on_game_over`: told each finished game (the history of the evening records it;
+        an error it raises is logged, and the table plays on)."""
         setup.check()
         self.setup = setup
+        self._on_game_over = on_game_over
+        self.table_id = secrets.token_hex(8)  # names the table's games in the history
         self.me = setup.human_seat
         seed = setup.seed if setup.seed is not None else secrets.randbits(64)
         self.seed = seed
@@ -367,6 +377,7 @@ class LocalSession:
                 self._notice = NOTICE_TIMEOUT_LOSE
                 self._timeout_loser = self.me
                 self._duraks[self.me] += 1
+                self._game_over((self.me,), False)
                 self._signal()
             self._publish()
 
@@ -405,7 +416,27 @@ class LocalSession:
                 self._pogony[seat] += state.result.pogony
             for seat, points in enumerate(state.result.scores):
                 self._scores[seat] += points
+            self._game_over(state.result.durak, state.result.draw)
         self._signal()
+
+    def _game_over(self, durak: tuple[int, ...], draw: bool) -> None:
+        if self._on_game_over is None:
+            return
+        preset = PRESETS.get(self.setup.preset_id)
+        players = tuple(
+            PlayerRecord(info.name, bot=DUMMY) if info.is_dummy else
+            PlayerRecord(info.name, bot=(info.bot_level or UNKNOWN_LEVEL) if info.is_bot
+                         else "", me=seat == self.me)
+            for seat, info in enumerate(self.seats))
+        record = GameRecord(
+            self.table_id, self._game_number, PRACTICE, time.time(), self.setup.table_name,
+            self.setup.preset_id, preset is None or preset.rules != self.setup.rules, players,
+            durak, draw, tuple(self._duraks))
+        try:
+            self._on_game_over(record)
+        except Exception:  # a full disk must not end the game; the player is not told
+            log.exception("practice game %d was not recorded in the history",
+                          self._game_number)
 
     def _feed(self, seat: int) -> Bot:
         return self._stand_in if seat == self.me else self._bots[seat]

@@ -242,7 +242,7 @@ class Node:
     def _new_runner(self, start: GameStart, mesh: Mesh, player: Player, journal: GameJournal,
                     timing: Timing) -> GameRunner:
         return GameRunner(self.identity, start, mesh, player, journal, rng=self.rng,
-                          timing=timing)
+                          timing=timing, home=self.home)
 
 
 def _reach_host_where_we_joined(start: GameStart, endpoint: Endpoint) -> GameStart:

@@ -45,6 +45,8 @@ from p2p_durak.protocol.mental.messages import Message as DeckMessage
 from p2p_durak.protocol.messages import PlayerInfo
 from p2p_durak.protocol.transcript import Transcript
 
+TRANSCRIPT_FILE = "transcript.durak"  # a game's signed transcript, in its folder
+
 
 @dataclass(frozen=True, slots=True)
 class Resumable:
@@ -208,13 +210,13 @@ class GameJournal:
         """The game ended without a result: the committed part of it (signed entries and the
         certificate of the last one, as for a finished game) and why it ended."""
         if transcript is not None:
-            atomic_write(self.folder / "transcript.durak", transcript)
+            atomic_write(self.folder / TRANSCRIPT_FILE, transcript)
         atomic_write(self.folder / "verdict.txt", text.encode() + b"\n")
         self._append("verdict", text)
 
     def keep_transcript(self, transcript: bytes) -> None:
         """A game of the series is over: the transcript so far, saved (the journal goes on)."""
-        atomic_write(self.folder / "transcript.durak", transcript)
+        atomic_write(self.folder / TRANSCRIPT_FILE, transcript)
 
     def finish(self, transcript: bytes | None) -> None:
         if transcript is not None:
