@@ -117,6 +117,8 @@ class HistoryStore:
         fresh = not path.exists()
         try:
             db = _connect(path)
+        except sqlite3.OperationalError:
+            raise  # locked by a writer for too long, no permission: not damage
         except sqlite3.DatabaseError as exc:
             _move_aside(path, exc)
             db, fresh = _connect(path), True
@@ -319,9 +321,9 @@ def _connect(path: Path) -> sqlite3.Connection:
         version = db.execute("PRAGMA user_version").fetchone()[0]
         if version > SCHEMA_VERSION:
             raise sqlite3.DatabaseError(f"made by a later version (schema {version})")
-        with db:
-            db.executescript(_SCHEMA)
-            db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
+        if version < SCHEMA_VERSION:  # new (reading needs no write lock: WAL readers never wait)
+            db.executescript(f"BEGIN IMMEDIATE; {_SCHEMA} PRAGMA user_version={SCHEMA_VERSION};"
+                             " COMMIT;")
     except BaseException:
         db.close()
         raise

@@ -186,3 +186,35 @@ def test_a_process_killed_while_writing_loses_no_recorded_game(tmp_path: Path) -
         files = {int(p.stem.split("-")[1]) for p in (tmp_path / "practice").glob("kill-*.json")}
         assert {g.number for g in store.games()} == files
     assert not list(tmp_path.glob(f"{DB_NAME}.damaged-*"))
+
+
+def test_a_database_locked_by_another_writer_is_not_taken_for_damage(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Another process holding the write lock past the busy timeout makes the recording fail
+    (the caller logs it) without moving the database aside; the game's file is there, and the
+    next catch-up indexes it."""
+    from p2p_durak.node import history_store
+
+    monkeypatch.setattr(history_store, "BUSY_SECONDS", 0.05)
+    record_practice(tmp_path, practice_game(number=1))
+    other = sqlite3.connect(tmp_path / DB_NAME, isolation_level=None)
+    other.execute("BEGIN EXCLUSIVE")
+    with pytest.raises(sqlite3.OperationalError, match="locked"):
+        record_practice(tmp_path, practice_game(number=2))
+    other.execute("ROLLBACK")
+    other.close()
+    assert not list(tmp_path.glob(f"{DB_NAME}.damaged-*"))
+    with HistoryStore.open(tmp_path) as store:
+        assert store.catch_up().indexed == 1
+        assert [g.number for g in store.games()] == [2, 1]
+    # a new database another writer holds locked while it is being made: not damage either
+    for suffix in ("", "-wal", "-shm"):
+        (tmp_path / f"{DB_NAME}{suffix}").unlink(missing_ok=True)
+    maker = sqlite3.connect(tmp_path / DB_NAME, isolation_level=None)
+    maker.execute("PRAGMA journal_mode=WAL")
+    maker.execute("BEGIN EXCLUSIVE")
+    with pytest.raises(sqlite3.OperationalError, match="locked"):
+        HistoryStore.open(tmp_path)
+    maker.execute("ROLLBACK")
+    maker.close()
+    assert not list(tmp_path.glob(f"{DB_NAME}.damaged-*"))
