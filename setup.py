@@ -3,8 +3,12 @@
 Everything else about the package is declared in pyproject.toml. The compiled modules go to
 p2p_durak/engine/_native/ (never next to the sources), together with the SHA-256 of the sources
 they were compiled from; the engine loads them only while that hash matches its sources, and
-is pure Python otherwise (see docs/decisions/0007-engine-speed.md). Set DURAK_PURE=1 to skip
-the compilation; without a C compiler or mypyc the install goes on in pure Python.
+is pure Python otherwise (see docs/decisions/0007-engine-speed.md). Without a C compiler or
+mypyc the install goes on in pure Python. Two variables skip the compilation:
+
+* DURAK_PURE=1: and remove an old build of a checkout (the engine runs as Python);
+* DURAK_COMPILE=later: and keep it — ./durak installs so, to start at once, and compiles in
+  the background (scripts/build_engine.py); a kept build is used only while it is current.
 """
 
 from __future__ import annotations
@@ -12,9 +16,10 @@ from __future__ import annotations
 import hashlib
 import os
 import sys
+import tomllib
 from pathlib import Path
 
-from setuptools import setup
+from setuptools import find_packages, setup
 from setuptools.command.build_ext import build_ext
 
 HERE = Path(__file__).resolve().parent
@@ -52,10 +57,10 @@ class BuildNative(build_ext):
         super().copy_extensions_to_source()
 
     def run(self) -> None:
+        if not STAMP[0]:
+            return  # nothing to compile (DURAK_PURE, DURAK_COMPILE=later, no mypyc)
         # an old build must not outlive a failed one: clear the stamp first
         (ENGINE / NATIVE / "sources.sha256").unlink(missing_ok=True)
-        if not STAMP[0]:
-            return
         try:
             super().run()
         except Exception as error:  # no compiler, no headers: the pure engine still works
@@ -84,6 +89,8 @@ def native_modules() -> list[object]:
     if os.environ.get("DURAK_PURE"):
         (ENGINE / NATIVE / "sources.sha256").unlink(missing_ok=True)  # an old build: unused
         return []
+    if os.environ.get("DURAK_COMPILE") == "later":
+        return []
     try:
         from mypyc.build import mypycify
     except ImportError:
@@ -101,4 +108,15 @@ def native_modules() -> list[object]:
     return list(modules)
 
 
-setup(ext_modules=native_modules(), cmdclass={"build_ext": BuildNative})
+def packages() -> list[str]:
+    """p2p_durak's packages, with the folders pyproject.toml maps into it (protocol/, cli/) and
+    their sub-packages: a new sub-package needs no edit here (decision 0001)."""
+    with open(HERE / "pyproject.toml", "rb") as config_file:
+        mapped = tomllib.load(config_file)["tool"]["setuptools"]["package-dir"]
+    found = find_packages(where=str(HERE), include=["p2p_durak", "p2p_durak.*"])
+    for name, folder in mapped.items():
+        found += [name, *(f"{name}.{sub}" for sub in find_packages(where=str(HERE / folder)))]
+    return found
+
+
+setup(packages=packages(), ext_modules=native_modules(), cmdclass={"build_ext": BuildNative})

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import importlib.metadata
 import pkgutil
 import sys
 from collections.abc import Sequence
@@ -20,6 +21,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="durak", description="Serverless LAN Durak: play, simulate and inspect the rules. "
         "`durak` alone, or with the options of `durak play` (`durak --lang ru`), opens the game.")
+    parser.add_argument("--version", action="version", version=f"durak {installed_version()}")
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
     for info in sorted(pkgutil.iter_modules(cli_package.__path__), key=lambda m: m.name):
         if info.name.startswith("commands_"):
@@ -30,10 +32,21 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def installed_version() -> str:
+    """The installed distribution's version (a checkout run without installing has none)."""
+    try:
+        return importlib.metadata.version("p2p-durak")
+    except importlib.metadata.PackageNotFoundError:
+        return "(not installed)"
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = build_parser()
     words = list(sys.argv[1:] if argv is None else argv)
-    if words and words[0].startswith("-") and words[0] not in ("-h", "--help"):
+    if words == ["--version"]:  # without importing every command (seconds on a slow machine)
+        print(f"durak {installed_version()}")
+        return 0
+    parser = build_parser()
+    if words and words[0].startswith("-") and words[0] not in ("-h", "--help", "--version"):
         words.insert(0, "play")  # `durak --lang ru` is `durak play --lang ru`: the lobby
     args = parser.parse_args(words)
     handler = getattr(args, "handler", None)

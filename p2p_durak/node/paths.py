@@ -11,7 +11,7 @@ variable, then the platform's usual place for an application's data:
 
 Versions before platformdirs used the Unix rule everywhere, so on macOS and Windows a folder
 they made (``~/.local/share/p2p-durak``) is used as long as the usual place does not exist yet:
-a player keeps her identity and games after an update. See docs/decisions/0010-platformdirs.md.
+a player keeps her identity and games after an update. See docs/decisions/0012-platformdirs.md.
 The folder holds secrets, so it is created readable by its owner only.
 """
 
