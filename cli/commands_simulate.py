@@ -8,6 +8,7 @@ import sys
 from typing import Any
 
 from p2p_durak.engine import RuleError
+from p2p_durak.engine.games.catalogue import GAMES
 from p2p_durak.engine.presets import DEFAULT_PRESET, get_preset
 from p2p_durak.sim import Summary, simulate
 
@@ -37,6 +38,12 @@ def _count(text: str) -> int:
 
 def run(args: argparse.Namespace) -> int:
     try:
+        if args.preset in GAMES:  # a game of its own engine
+            summary = simulate(args.preset, args.players, args.games, args.seed)
+            print_summary(summary)
+            if args.json:
+                print(json.dumps(summary.as_dict(), ensure_ascii=False, sort_keys=True))
+            return 0
         preset = get_preset(args.preset)
         if not preset.works:
             raise RuleError("preset", f"{preset.id} is not playable yet (pending: "
@@ -55,7 +62,8 @@ def run(args: argparse.Namespace) -> int:
 def print_summary(summary: Summary) -> None:
     print(f"{summary.games} games of {summary.preset}, {summary.players} players, "
           f"seed {summary.seed}")
-    if get_preset(summary.preset).rules.dummy_hand:  # с болваном: per player, not per seat
+    # с болваном: per player, not per seat
+    if summary.preset not in GAMES and get_preset(summary.preset).rules.dummy_hand:
         print("(the dummy is nobody's: the players are listed in seat order without it)")
         print("player wins  duraks")
     else:
@@ -65,4 +73,5 @@ def print_summary(summary: Summary) -> None:
     print(f"draws: {summary.draws}")
     if summary.pogony:
         print(f"epaulettes: {summary.pogony}")
-    print(f"average length: {summary.avg_actions:.1f} actions, {summary.avg_bouts:.1f} bouts")
+    unit = "ladders" if summary.preset in GAMES else "bouts"
+    print(f"average length: {summary.avg_actions:.1f} actions, {summary.avg_bouts:.1f} {unit}")

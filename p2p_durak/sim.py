@@ -13,6 +13,9 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple, Protocol
 
+from p2p_durak.bots import chukhonsky as chukhonsky_bots
+from p2p_durak.bots.chukhonsky_table import LocalTable as ChukhonskyTable
+from p2p_durak.bots.chukhonsky_table import deal_for
 from p2p_durak.bots.random_bot import RandomBot
 from p2p_durak.engine import (
     CHANCE,
@@ -28,8 +31,10 @@ from p2p_durak.engine import (
     step,
     to_act,
 )
+from p2p_durak.engine.games import chukhonsky as C
+from p2p_durak.engine.games.catalogue import GAMES
 from p2p_durak.engine.presets import get_preset
-from p2p_durak.engine.rules import engine_seats
+from p2p_durak.engine.rules import RuleError, engine_seats
 
 MAX_ACTIONS = 100_000
 """A game longer than this is a bug (random play ends in a few hundred actions)."""
@@ -125,6 +130,8 @@ def simulate(preset_id: str, n_players: int, games: int, seed: int,
     moves its controller's bot makes (a random bot's choice is as good as another's)."""
     if games < 0:
         raise ValueError("the number of games cannot be negative")
+    if preset_id in GAMES:
+        return simulate_game(preset_id, n_players, games, seed)
     preset = get_preset(preset_id)
     rules = preset.rules
     rng = random.Random(f"p2p-durak/sim/{preset_id}/{n_players}/{seed}")
@@ -157,4 +164,42 @@ def simulate(preset_id: str, n_players: int, games: int, seed: int,
                 else:
                     summary.wins[player] += 1
         game = next_game(final)
+    return summary
+
+
+def simulate_game(game_id: str, n_players: int, games: int, seed: int) -> Summary:
+    """A game of its own engine (`engine/games/catalogue.py`), played as a series (the durak
+    deals the next game) between random bots fed only their seat's view; "bouts" counts the
+    ladders led."""
+    entry = GAMES[game_id]
+    if not entry.works:
+        raise RuleError("preset", f"{game_id} is not playable yet (no {entry.engine} engine)",
+                        f"{game_id} пока не играется (нет движка {entry.engine})")
+    rules = C.ChukhonskyRules()
+    C.validate(rules, n_players)
+    rng = random.Random(f"p2p-durak/sim/{game_id}/{n_players}/{seed}")
+    summary = Summary(game_id, n_players, games, seed, [0] * n_players, [0] * n_players,
+                      0, 0, 0, 0)
+    previous: C.State | None = None
+    for _ in range(games):
+        game, deck = deal_for(rules, n_players, rng, previous)
+        bots = [chukhonsky_bots.make_bot("random", seat, random.Random(rng.getrandbits(64)))
+                for seat in range(n_players)]
+        played = ChukhonskyTable(game, deck, bots).play()
+        result = played.final.result
+        if result is None:
+            raise RuntimeError(f"a {game_id} game did not end within {played.seat_moves} moves")
+        summary.outcomes.append(GameOutcome(game.dealer, result.durak, result.draw, 0,
+                                            played.seat_moves, played.leads))
+        summary.total_actions += played.seat_moves
+        summary.total_bouts += played.leads
+        if result.draw:
+            summary.draws += 1
+        else:
+            for seat in range(n_players):
+                if seat in result.durak:
+                    summary.duraks[seat] += 1
+                else:
+                    summary.wins[seat] += 1
+        previous = played.final
     return summary

@@ -16,10 +16,15 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
+from p2p_durak.bots import chukhonsky as chukhonsky_bots
+from p2p_durak.bots.chukhonsky_table import LocalTable as ChukhonskyTable
+from p2p_durak.bots.chukhonsky_table import deal_for
 from p2p_durak.bots.levels import LEVELS, make_bot
 from p2p_durak.bots.ratings import bootstrap_elo, bradley_terry, elo_diff, wilson
 from p2p_durak.bots.table import MAX_SEAT_ACTIONS, LocalTable
-from p2p_durak.engine import make_game
+from p2p_durak.engine import Result, make_game
+from p2p_durak.engine.games import chukhonsky as C
+from p2p_durak.engine.games.catalogue import GAMES
 from p2p_durak.engine.presets import get_preset
 
 
@@ -47,6 +52,8 @@ class GameRecord:
 
 def play_spec(spec: GameSpec) -> GameRecord:
     """Play one arena game (in a worker process)."""
+    if spec.preset in GAMES:
+        return play_game_spec(spec)
     rules = get_preset(spec.preset).rules
     deal_rng = random.Random(spec.seed)
     game = make_game(rules, spec.players, deal_rng.randrange(spec.players))
@@ -58,19 +65,47 @@ def play_spec(spec: GameSpec) -> GameRecord:
                      **(options if level == "hard" else {}))
             for seat, level in enumerate(spec.seat_levels)]
     table = LocalTable(game, deck, bots, random.Random(deal_rng.getrandbits(64)))
-    times: dict[str, list[float]] = {}
-    cpu: dict[str, list[float]] = {}
-
-    def record(seat: int, seconds: float, cpu_seconds: float) -> None:
-        times.setdefault(spec.seat_levels[seat], []).append(seconds)
-        cpu.setdefault(spec.seat_levels[seat], []).append(cpu_seconds)
-
-    table.on_decision = record
+    clocks = DecisionClocks(spec.seat_levels)
+    table.on_decision = clocks.record
     played = table.play(spec.max_seat_actions)
-    result = played.final.result
-    return GameRecord(spec.seat_levels, () if result is None else result.durak,
-                      bool(result and result.draw), played.aborted, played.seat_actions, times,
-                      cpu)
+    return clocks.game_record(played.final.result, played.aborted, played.seat_actions)
+
+
+class DecisionClocks:
+    """Each level's wall and thread-CPU seconds per decision of one game."""
+
+    def __init__(self, seat_levels: tuple[str, ...]) -> None:
+        self.seat_levels = seat_levels
+        self.times: dict[str, list[float]] = {}
+        self.cpu: dict[str, list[float]] = {}
+
+    def record(self, seat: int, seconds: float, cpu_seconds: float) -> None:
+        self.times.setdefault(self.seat_levels[seat], []).append(seconds)
+        self.cpu.setdefault(self.seat_levels[seat], []).append(cpu_seconds)
+
+    def game_record(self, result: Result | C.Result | None, aborted: bool,
+                    seat_actions: int) -> GameRecord:
+        return GameRecord(self.seat_levels, () if result is None else result.durak,
+                          bool(result and result.draw), aborted, seat_actions, self.times,
+                          self.cpu)
+
+
+def play_game_spec(spec: GameSpec) -> GameRecord:
+    """One arena game of a game with its own engine (Дурак чухонский): the same seeds, the
+    same record."""
+    deal_rng = random.Random(spec.seed)
+    game, deck = deal_for(C.ChukhonskyRules(), spec.players, deal_rng)
+    bot_rng = random.Random(spec.bot_seed)
+    options = dict(spec.hard_options)
+    bots = [chukhonsky_bots.make_bot(level, seat, random.Random(bot_rng.getrandbits(64)),
+                                     **(options if level == "hard" else {}))
+            for seat, level in enumerate(spec.seat_levels)]
+    table = ChukhonskyTable(game, deck, bots)
+    clocks = DecisionClocks(spec.seat_levels)
+    table.on_decision = clocks.record
+    # (its own cap: a game's moves are cards, far more than an attack/defend game's)
+    played = table.play()
+    return clocks.game_record(played.final.result, played.aborted, played.seat_moves)
 
 
 @dataclass
@@ -183,9 +218,14 @@ def run_arena(levels: Sequence[str], games: int, seed: int, *, preset: str = "ap
         raise ValueError("the arena needs at least two different levels")
     if games < 1:
         raise ValueError("the arena needs at least one game per pair")
-    if not get_preset(preset).works:
-        raise ValueError(f"preset {preset} is not playable yet")
-    make_game(get_preset(preset).rules, players)  # refuse a bad player count up front
+    if preset in GAMES:
+        if not GAMES[preset].works:
+            raise ValueError(f"preset {preset} is not playable yet")
+        C.validate(C.ChukhonskyRules(), players)  # refuse a bad player count up front
+    else:
+        if not get_preset(preset).works:
+            raise ValueError(f"preset {preset} is not playable yet")
+        make_game(get_preset(preset).rules, players)  # refuse a bad player count up front
     hard_options = dict(hard_options or {})
     specs = arena_specs(levels, games, seed, preset, players, hard_options, max_seat_actions)
     pairs = [PairStats(a, b) for i, a in enumerate(levels) for b in levels[i + 1:]]

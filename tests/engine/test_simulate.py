@@ -12,6 +12,7 @@ from p2p_durak.bots.random_bot import RandomBot
 from p2p_durak.cli.main import build_parser, main
 from p2p_durak.engine import CHANCE, legal_actions, make_game, new_game, step, to_act
 from p2p_durak.engine import actions as A
+from p2p_durak.engine.games.catalogue import GAMES
 from p2p_durak.engine.presets import PRESETS, get_preset
 from p2p_durak.sim import simulate
 
@@ -94,12 +95,14 @@ def test_cli_rules_lists_every_preset_with_its_state(capsys: pytest.CaptureFixtu
         assert preset.id in out
         assert preset.name_en in out
     assert "state:   works" in out
-    # every preset plays since покерный (session 3): the pending lines only while one is left
-    pending = next((p.id for p in PRESETS.values() if not p.works), None)
+    # every attack/defend preset plays since покерный (session 3); the other games
+    # (engine/games/catalogue.py) are pending until each has its engine
+    pending = next((p.id for p in PRESETS.values() if not p.works), None) or \
+        next((g.id for g in GAMES.values() if not g.works), None)
     assert ("pending: " in out) == (pending is not None)
     assert main(["rules", "--json"]) == 0
     records = json.loads(capsys.readouterr().out)
-    assert [r["id"] for r in records] == list(PRESETS)
+    assert [r["id"] for r in records] == list(PRESETS) + list(GAMES)
     by_id = {r["id"]: r for r in records}
     assert by_id["app_podkidnoy"]["works"]
     assert by_id["app_podkidnoy"]["default"]

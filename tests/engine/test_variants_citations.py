@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import pytest
-import test_citations as citations
 import test_chukhonsky
+import test_citations as citations
 import test_first_attacker_fallback
 import test_variants_albansky
 import test_variants_amerikansky

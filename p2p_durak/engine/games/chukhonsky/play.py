@@ -230,7 +230,7 @@ def _play(state: State, seat: int, card: int) -> tuple[State, tuple[Event, ...]]
         out |= 1 << seat
         finish += (seat,)
         events.append(WentOut(seat))
-    turn = seat if ace and not emptied else _next_active(game.n_players, out, seat)
+    turn = seat if ace and not emptied else next_active(game.n_players, out, seat)
     after = replace(state, hands=tuple(hands), hidden=tuple(hidden), pile=pile,
                     discard=discard, out=out, finish=finish, idle=idle, turn=turn,
                     shown=state.shown & ~(1 << card))
@@ -252,7 +252,7 @@ def _take(state: State, seat: int) -> tuple[State, tuple[Event, ...]]:
         discard |= 1 << c
     idle = state.idle + 1 if not rest else 0
     # «а ход передается следующему игроку по часовой стрелке»: he starts a new ladder
-    turn = _next_active(game.n_players, state.out, seat)
+    turn = next_active(game.n_players, state.out, seat)
     after = replace(state, hands=tuple(hands), shown=state.shown | (1 << top), pile=(),
                     discard=discard, idle=idle, turn=turn)
     events: list[Event] = [Took(seat, top, rest)]
@@ -311,13 +311,13 @@ def _forced(state: State, events: list[Event]) -> tuple[State, tuple[Event, ...]
         if not counts[leader]:
             out |= 1 << leader
             finish += (leader,)
-        taker = _next_active(n, out, leader)
+        taker = next_active(n, out, leader)
         active = [s for s in range(n) if not (out >> s) & 1]
         if len(active) <= 1:
             result = Result(tuple(active), False, finish, EndReason.FORCED)
             return _over(state, events, result)
         counts[taker] += 1
-        leader = _next_active(n, out, taker)
+        leader = next_active(n, out, taker)
 
 
 def _by_most_cards(state: State, events: list[Event], reason: EndReason,
@@ -331,7 +331,8 @@ def _by_most_cards(state: State, events: list[Event], reason: EndReason,
     return _over(state, events, Result(() if draw else holders, draw, state.finish, reason))
 
 
-def _next_active(n: int, out: int, seat: int) -> int:
+def next_active(n: int, out: int, seat: int) -> int:
+    """The next seat clockwise (to the left) not in the `out` mask."""
     for k in range(1, n + 1):
         other = (seat + k) % n
         if not (out >> other) & 1:
