@@ -26,7 +26,7 @@ from dataclasses import replace
 
 from p2p_durak.engine.cards import bits
 from p2p_durak.engine.games import chukhonsky as C
-from p2p_durak.engine.games.chukhonsky.play import known_cards, next_active
+from p2p_durak.engine.games.chukhonsky.ladder import known_cards, next_active
 from p2p_durak.engine.games.chukhonsky.state import ACE
 
 LEVELS = ("random", "easy", "medium", "hard")

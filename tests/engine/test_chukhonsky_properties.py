@@ -10,7 +10,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from p2p_durak.engine.games import chukhonsky as C
-from p2p_durak.engine.games.chukhonsky.play import known_cards
+from p2p_durak.engine.games.chukhonsky.ladder import known_cards
 
 SETTINGS = settings(derandomize=True, database=None, deadline=None, max_examples=25,
                     suppress_health_check=list(HealthCheck))

@@ -4,7 +4,7 @@ player leads again, a player who cannot follow takes the top card and the rest i
 The last player holding cards is the durak. Source: 000_0a1bcdd496bc6662.txt, «Дурак
 чухонский»; catalogue: shared/rules/variants-other-games.md, `chukhonsky`."""
 
-from p2p_durak.engine.games.chukhonsky.play import (
+from p2p_durak.engine.games.chukhonsky.ladder import (
     apply,
     chance_outcome,
     holds,
