@@ -27,6 +27,13 @@ from p2p_durak.engine.state import OVER
 EXACT, LOWER, UPPER = 0, 1, 2
 
 
+MAX_DEPTH = 300
+"""Plies the search may nest before it gives up: each is two Python frames, and a line longer
+than the interpreter's recursion limit (1,000) raised `RecursionError` out of the hard bot's
+move (круговой at six seats, where taking in turn keeps the cards moving without a repetition
+on the path)."""
+
+
 class OutOfBudget(Exception):
     pass
 
@@ -36,8 +43,11 @@ class EndgameSolver:
 
     def __init__(self, root: int, node_limit: int = 200_000,
                  deadline: float | None = None,
-                 clock: Callable[[], float] = time.perf_counter) -> None:
+                 clock: Callable[[], float] = time.perf_counter,
+                 max_depth: int = MAX_DEPTH) -> None:
         self.root = root
+        self.max_depth = max_depth
+        self._depth = 0
         self.node_limit = node_limit
         self.deadline = deadline
         self.clock = clock
@@ -73,6 +83,15 @@ class EndgameSolver:
         return self._search(state, alpha, beta)
 
     def _search(self, state: State, alpha: float, beta: float) -> float:
+        if self._depth >= self.max_depth:
+            raise OutOfBudget
+        self._depth += 1
+        try:
+            return self._search_deeper(state, alpha, beta)
+        finally:
+            self._depth -= 1
+
+    def _search_deeper(self, state: State, alpha: float, beta: float) -> float:
         if state.phase == OVER:
             assert state.result is not None
             return outcome(state.result, self.root, state.game.team)

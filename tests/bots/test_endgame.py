@@ -4,12 +4,13 @@ minimax (no pruning, no table) on random small endgames."""
 from __future__ import annotations
 
 import random
+import sys
 
 import pytest
 from bot_support import endgame, podkidnoy
 
 from p2p_durak.bots.base import outcome, priority_actor
-from p2p_durak.bots.endgame import EndgameSolver
+from p2p_durak.bots.endgame import MAX_DEPTH, EndgameSolver, OutOfBudget
 from p2p_durak.engine import CHANCE, State, chance_outcome, is_over, legal_actions, step
 from p2p_durak.engine.actions import lead
 
@@ -96,3 +97,20 @@ def test_three_seats_lead_the_unbeatable_trump() -> None:
     # Seat 0 leads its ace of trumps: nobody can beat it, seat 1 takes, seat 0 is out first.
     state = endgame([["AH"], ["6S", "7S"], ["8S", "9D"]], trump="H")
     assert EndgameSolver(0).solve(state) == (1.0, lead(0, card(state, "AH")))
+
+
+def test_a_line_deeper_than_the_depth_cap_gives_up_instead_of_overflowing_the_stack() -> None:
+    """bench/bot_games.py found the hard bot raising RecursionError (круговой, six seats: a
+    line of play longer than Python's recursion limit, with no repetition on the path). The
+    search now gives up at `max_depth` plies, as it does when out of nodes or time; the default
+    cap stays well inside the interpreter's limit (two frames a ply, with room for the caller's
+    stack: a node runs the bot deep in trio's)."""
+    state = endgame([["6S", "7S", "8D", "9C", "TH", "JS"], ["6D", "7C", "8S", "QS", "KD", "AC"]],
+                    trump="C")
+    assert EndgameSolver(0).solve(state) is not None  # solvable within the default cap
+    assert EndgameSolver(0, max_depth=3).solve(state) is None
+    solver = EndgameSolver(0, max_depth=3)
+    with pytest.raises(OutOfBudget):
+        solver.value(state)
+    assert solver._depth == 0  # the count unwinds with the stack
+    assert sys.getrecursionlimit() > 2 * MAX_DEPTH + 300
