@@ -29,23 +29,78 @@ one) and its deck party from the seed and the made messages.
 
 from __future__ import annotations
 
+import logging
 import os
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from p2p_durak.engine import RuleSet
-from p2p_durak.node.journal import Journal, atomic_write
+from p2p_durak.engine import RuleError, RuleSet
+from p2p_durak.node.journal import Journal, JournalError, atomic_write
 from p2p_durak.node.lobby import GameStart
 from p2p_durak.node.paths import ensure_private_dir
 from p2p_durak.protocol import codec
 from p2p_durak.protocol.envelope import decode_envelope
+from p2p_durak.protocol.errors import ProtocolError
 from p2p_durak.protocol.identity import PeerId
 from p2p_durak.protocol.mental.messages import Message as DeckMessage
 from p2p_durak.protocol.messages import PlayerInfo
 from p2p_durak.protocol.transcript import Transcript
 
 TRANSCRIPT_FILE = "transcript.durak"  # a game's signed transcript, in its folder
+
+log = logging.getLogger(__name__)
+
+
+class GameJournalCorrupt(JournalError):
+    """A record passed its checksum but is not one this program writes (a writer's bug, or
+    damage that a CRC-32 missed): the journal is refused, naming the file and the record,
+    instead of failing later on a field of the wrong type."""
+
+
+# the fields of each kind of record after its name (see the module docstring)
+_SCHEMA: dict[str, tuple[type, ...]] = {
+    "start": (bytes, tuple, bytes, str, str, str, str, str, int),
+    "seed": (bytes,),
+    "series": (int,),
+    "made": (bytes, bytes),
+    "signed": (bytes,),
+    "commit": (bytes, tuple),
+    "halted": (str,),
+    "verdict": (str,),
+    "finished": (),
+}
+
+
+def _checked(path: Path, index: int, data: bytes) -> tuple[object, ...]:
+    """Record `index` of the journal at `path`, decoded and checked against `_SCHEMA`."""
+    def bad(reason: str) -> GameJournalCorrupt:
+        return GameJournalCorrupt(f"{path}: record {index} {reason}")
+
+    try:
+        record = codec.decode(data)
+    except ProtocolError as exc:
+        raise bad(f"does not decode: {exc.reason}") from None
+    if type(record) is not tuple or not record or type(record[0]) is not str:
+        raise bad("is not a named record")
+    fields = _SCHEMA.get(record[0])
+    if fields is None:
+        raise bad(f"has an unknown kind {record[0]!r}")
+    values = record[1:]
+    if len(values) != len(fields) or not all(
+            type(v) is t for v, t in zip(values, fields, strict=True)):
+        raise bad(f"({record[0]!r}) does not have the fields "
+                  + ", ".join(t.__name__ for t in fields))
+    listed: tuple[object, ...] = ()
+    if len(values) > 1 and isinstance(values[1], tuple):
+        listed = values[1]  # the players of a start, the acks of a commit
+    if record[0] == "start" and not all(
+            type(p) is tuple and len(p) == 3 and type(p[0]) is bytes
+            and type(p[1]) is str and type(p[2]) is str for p in listed):
+        raise bad("('start') lists a player that is not (key, name, endpoint)")
+    if record[0] == "commit" and not all(type(a) is bytes for a in listed):
+        raise bad("('commit') has an ack that is not bytes")
+    return record
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,7 +122,12 @@ class GameJournal:
         self.folder = ensure_private_dir(folder)
         self.path = self.folder / f"party-{party}.journal"
         self._journal = Journal.open(self.path)
-        self._records: list[object] = [codec.decode(r) for r in self._journal.records()]
+        try:
+            self._records: list[object] = [_checked(self.path, i, r)
+                                           for i, r in enumerate(self._journal.records())]
+        except GameJournalCorrupt:
+            self._journal.close()
+            raise
 
     def _append(self, *record: object, sync: bool = True) -> None:
         self._journal.append(codec.encode(record), sync=sync)
@@ -100,11 +160,15 @@ class GameJournal:
         assert isinstance(start_bytes, bytes)
         assert isinstance(players, tuple)
         assert isinstance(rules, bytes)
-        envelope = decode_envelope(start_bytes)
-        infos = tuple(PlayerInfo(PeerId(bytes(k)), str(n), str(e))
-                      for k, n, e in players)
-        game = GameStart(envelope.game, envelope, infos, RuleSet.from_canonical(rules),
-                         str(table))
+        try:
+            envelope = decode_envelope(start_bytes)
+            infos = tuple(PlayerInfo(PeerId(bytes(k)), str(n), str(e))
+                          for k, n, e in players)
+            game = GameStart(envelope.game, envelope, infos, RuleSet.from_canonical(rules),
+                             str(table))
+        except (ProtocolError, RuleError, ValueError) as exc:
+            raise GameJournalCorrupt(f"{self.path}: its start record does not decode: "
+                                     f"{exc}") from None
         return Resumable(game, str(ident), str(player), str(bind), str(host),
                          int(port), self.path,  # type: ignore[call-overload]
                          self.series_games())
@@ -236,9 +300,16 @@ def unfinished_games(home: Path) -> list[Resumable]:
     out = []
     for path in sorted((home / "games").glob("*/party-*.journal")):
         party = int(path.stem.split("-")[1])
-        journal = GameJournal(path.parent, party)
+        try:
+            journal = GameJournal(path.parent, party)
+        except JournalError as exc:  # (the other games still resume)
+            log.warning("cannot resume the game in %s: %s", path.parent, exc)
+            continue
         try:
             found = journal.resumable()
+        except GameJournalCorrupt as exc:
+            log.warning("cannot resume the game in %s: %s", path.parent, exc)
+            continue
         finally:
             journal.close()
         if found is not None:
