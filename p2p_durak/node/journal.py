@@ -65,7 +65,9 @@ from types import TracebackType
 from p2p_durak.node import offload
 from p2p_durak.node.paths import fsync_dir
 
-if sys.platform != "win32":
+if sys.platform == "win32":
+    import msvcrt
+else:
     import fcntl
 
 log = logging.getLogger(__name__)
@@ -124,6 +126,39 @@ def _encode(length_word: int, payload: bytes) -> bytes:
 _MARK_HEAD = struct.pack(">I", MARK.size | MARK_FLAG)  # how every mark's header begins
 
 
+OPEN_FLAGS: int = (getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_NOINHERIT", 0)
+                   | getattr(os, "O_BINARY", 0))
+"""Added to every open: not inherited by child processes (O_CLOEXEC on POSIX, O_NOINHERIT on
+Windows), and no newline translation (Windows opens files in text mode without O_BINARY)."""
+
+_SEEK_LOCK = threading.Lock()
+"""Windows has no pread/pwrite: a seek then a read or write stands in, one at a time in the
+process, as a journal reads its records while another thread appends on the same descriptor."""
+
+WINDOWS_LOCK_OFFSET = 2**31 - 2
+"""Where a journal's writer locks one byte on Windows. Its locks are mandatory (a locked byte
+cannot be read by anyone else), so the byte lies far past any journal's end, where no reader
+looks; 2 GiB stays within the offsets of every C runtime's `_locking`."""
+
+
+def _write_at(fd: int, data: memoryview, offset: int) -> int:
+    if sys.platform == "win32":
+        with _SEEK_LOCK:
+            os.lseek(fd, offset, os.SEEK_SET)
+            return os.write(fd, data)
+    else:
+        return os.pwrite(fd, data, offset)
+
+
+def _read_at(fd: int, size: int, offset: int) -> bytes:
+    if sys.platform == "win32":
+        with _SEEK_LOCK:
+            os.lseek(fd, offset, os.SEEK_SET)
+            return os.read(fd, size)
+    else:
+        return os.pread(fd, size, offset)
+
+
 def _sync(fd: int) -> None:
     if sys.platform == "darwin":  # pragma: no cover - macOS
         # fsync on macOS does not flush the drive's cache; F_FULLFSYNC does.
@@ -137,7 +172,7 @@ def _sync(fd: int) -> None:
 def _pwrite_all(fd: int, data: bytes, offset: int) -> None:
     view = memoryview(data)
     while view:
-        written = os.pwrite(fd, view, offset)
+        written = _write_at(fd, view, offset)
         view = view[written:]
         offset += written
 
@@ -145,7 +180,7 @@ def _pwrite_all(fd: int, data: bytes, offset: int) -> None:
 def _pread_exact(fd: int, size: int, offset: int) -> bytes:
     chunks: list[bytes] = []
     while size > 0:
-        chunk = os.pread(fd, min(size, _READ_CHUNK), offset)
+        chunk = _read_at(fd, min(size, _READ_CHUNK), offset)
         if not chunk:
             break
         chunks.append(chunk)
@@ -252,12 +287,12 @@ class Journal:
         created = False
         if create:
             try:
-                fd = os.open(target, os.O_RDWR | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC, FILE_MODE)
+                fd = os.open(target, os.O_RDWR | os.O_CREAT | os.O_EXCL | OPEN_FLAGS, FILE_MODE)
                 created = True
             except FileExistsError:
-                fd = os.open(target, os.O_RDWR | os.O_CLOEXEC)
+                fd = os.open(target, os.O_RDWR | OPEN_FLAGS)
         else:
-            fd = os.open(target, os.O_RDWR | os.O_CLOEXEC)
+            fd = os.open(target, os.O_RDWR | OPEN_FLAGS)
         try:
             _lock_file(fd, target)
             if created:
@@ -266,7 +301,7 @@ class Journal:
                 fsync_dir(target.parent)
             return cls._recover(target, fd)
         except BaseException:
-            os.close(fd)
+            _close_locked(fd)
             raise
 
     @classmethod
@@ -407,7 +442,7 @@ class Journal:
                         self._end += len(mark)
             finally:
                 self._closed = True
-                os.close(self._fd)  # also releases the lock
+                _close_locked(self._fd)
 
     def __enter__(self) -> Journal:
         return self
@@ -435,7 +470,7 @@ class Journal:
 def first_record(path: StrPath) -> bytes | None:
     """The first record of a journal, read without opening it for writing (no lock, no
     repair: its writer may be running); None when the file holds no whole first record."""
-    fd = os.open(path, os.O_RDONLY | os.O_CLOEXEC)
+    fd = os.open(path, os.O_RDONLY | OPEN_FLAGS)
     try:
         magic = _pread_exact(fd, len(MAGIC), 0)
         if magic not in (MAGIC, MAGIC_V1):
@@ -451,12 +486,27 @@ def first_record(path: StrPath) -> bytes | None:
 
 
 def _lock_file(fd: int, path: Path) -> None:
-    if sys.platform == "win32":  # pragma: no cover - no advisory locks there
-        return
+    """One writer at a time: an exclusive lock, released when the descriptor is closed (by
+    the process's end too)."""
     try:
-        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-    except BlockingIOError:
+        if sys.platform == "win32":  # pragma: no cover - Windows
+            with _SEEK_LOCK:
+                os.lseek(fd, WINDOWS_LOCK_OFFSET, os.SEEK_SET)
+                msvcrt.locking(fd, msvcrt.LK_NBLCK, 1)
+        else:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except (BlockingIOError, PermissionError):  # Windows says EACCES
         raise JournalLocked(f"{path} is already open for writing") from None
+
+
+def _close_locked(fd: int) -> None:
+    """Close a journal's descriptor and so release its lock (Windows asks that a locked
+    region be unlocked before the file is closed)."""
+    if sys.platform == "win32":  # pragma: no cover - Windows
+        with _SEEK_LOCK, contextlib.suppress(OSError):
+            os.lseek(fd, WINDOWS_LOCK_OFFSET, os.SEEK_SET)
+            msvcrt.locking(fd, msvcrt.LK_UNLCK, 1)
+    os.close(fd)
 
 
 # --- small files -------------------------------------------------------------------------------
@@ -470,7 +520,7 @@ def atomic_write(path: StrPath, data: bytes, *, mode: int = FILE_MODE) -> None:
     """
     target = Path(path)
     temporary = target.with_name(f".{target.name}.{secrets.token_hex(6)}.tmp")
-    fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC, mode)
+    fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL | OPEN_FLAGS, mode)
     try:
         try:
             if sys.platform != "win32":
