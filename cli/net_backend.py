@@ -19,6 +19,7 @@ from p2p_durak.cli.backend import LobbyError, LocalLobbyBackend, TableOptions
 from p2p_durak.cli.waiting_view import UNKNOWN_NAME
 from p2p_durak.engine import RuleError
 from p2p_durak.engine.presets import get_preset
+from p2p_durak.node import reply_delay
 from p2p_durak.node.api import Session, TableSnapshot
 from p2p_durak.node.discovery import Discovery
 from p2p_durak.node.headless import Seat, make_node, spawn_bot_seats
@@ -228,7 +229,8 @@ class NetworkLobbyBackend(LocalLobbyBackend):
             log.warning("bot %s could not sit down: %s", bot.node.name, exc.reason)
             return
         # the creator's bots play on as long as the people at the table do
-        await bot.node.play(start, BotPlayer(level=bot.level, games=None))
+        await bot.node.play(start, BotPlayer(level=bot.level, games=None,
+                                                    reply_delay=reply_delay.configured()))
 
     async def join(self, table: TableSeen) -> Session:
         if table.table.seats_free <= 0:

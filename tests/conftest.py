@@ -10,8 +10,16 @@ sockets and lab namespaces carry the worker's pid, TCP ports are chosen by the k
 
 from __future__ import annotations
 
+import os
+
 import pytest
 from hypothesis import HealthCheck, settings
+
+# The bots of real `durak` processes (and of the lobby's bot seats) send their moves at once:
+# whole games play against a wall-clock deadline there. Their reply delay (issue #22: a reply
+# time must not tell the hand) is tested in process, on the autojump clock, where it costs no
+# time: tests/node/test_bot_reply_delay.py. Children inherit the environment.
+os.environ.setdefault("P2P_DURAK_BOT_DELAY", "0")
 
 # Every property test is derandomized (its examples are fixed); what still varies from run to
 # run is the time an example takes, which on two shared cores running two workers says nothing

@@ -318,6 +318,17 @@ class GameRunner:
         """The player's move, decided at commit `seq` (dropped if the table moved on)."""
         await self._inputs.send(_Move(seq, action))
 
+    def move_at(self, seq: int, action: eng.Action, when: float) -> None:
+        """The player's move, sent at trio time `when` and not before (a bot's reply delay,
+        `reply_delay.py`); the node goes on meanwhile: it acks and relays, and a move whose
+        table moved on by then is dropped like any late one."""
+        assert self._nursery is not None, "the game is not running"
+        self._nursery.start_soon(self._move_when, seq, action, when)
+
+    async def _move_when(self, seq: int, action: eng.Action, when: float) -> None:
+        await trio.sleep_until(when)
+        await self.move(seq, action)
+
     async def leave_table(self) -> None:
         """Leave the table on purpose: the party finishes the bout with the quickest legal
         moves, then leaves (its hand opened to all, into the discard) and the rest play on.

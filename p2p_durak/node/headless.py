@@ -23,6 +23,7 @@ from typing import TextIO
 import trio
 
 from p2p_durak.engine import RuleSet
+from p2p_durak.node import reply_delay
 from p2p_durak.node.discovery import Discovery, host_ipv4_addresses, open_discovery
 from p2p_durak.node.game import Problem, game_dir
 from p2p_durak.node.identity_store import load_or_create
@@ -44,7 +45,8 @@ class HeadlessPlayer(BotPlayer):
                  lang: str = "en", out: TextIO | None = None,
                  events_path: Path | None = None, games: int | None = 1,
                  leave_at_bout: int | None = None) -> None:
-        super().__init__(level=level, seed=seed, games=games, leave_at_bout=leave_at_bout)
+        super().__init__(level=level, seed=seed, games=games, leave_at_bout=leave_at_bout,
+                         reply_delay=reply_delay.configured())
         self.label = label
         self.names = list(names)
         self.out = out if out is not None else sys.stdout
