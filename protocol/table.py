@@ -182,6 +182,17 @@ class AuditFinished:
 
 
 @dataclass(frozen=True, slots=True)
+class Forfeited:
+    """The game's result is a forfeit (the engine's `forfeit`): `seats` (engine seats) lost it,
+    with teams their teams, whatever the play said — caught lying by the end-of-game audit
+    (`why` "cheated"). `result` is the result that stands (and is scored)."""
+
+    seats: tuple[int, ...]
+    why: str
+    result: eng.Result
+
+
+@dataclass(frozen=True, slots=True)
 class SeriesScore:
     """The series so far, per engine seat (the seats stay the same from game to game): games
     played, how often each seat was the durak, the epaulettes hung on it, and a scored game's
@@ -240,7 +251,7 @@ class PartyLeft:
     party: int
 
 
-TableEvent = (Seated | Moved | CardsLearned | HandSeen | AuditFinished | NextGame
+TableEvent = (Seated | Moved | CardsLearned | HandSeen | AuditFinished | Forfeited | NextGame
               | SeriesOver | LeaveAnnounced | PartyLeft)
 
 
@@ -1234,8 +1245,9 @@ class TableMachine:
                 self.audit = self._check_claims(ev.cards)
                 assert self.state is not None
                 assert self.state.result is not None
-                self.score = self.score.add(self.state.result, self.n_seats)
                 out.append(self.audit)
+                out += self._forfeit_for_cheating(self.audit)
+                self.score = self.score.add(self.state.result, self.n_seats)
                 if self.left:  # the series needs everyone who began it
                     self.series_over = True
                     out.append(SeriesOver(self.left, self.score))
@@ -1732,6 +1744,19 @@ class TableMachine:
         return self.deck.codec.decode(opened)
 
     # ---- the end-of-game audit -----------------------------------------------------------------
+
+    def _forfeit_for_cheating(self, audit: AuditFinished) -> list[TableEvent]:
+        """A seat the audit caught lying loses the game (with teams, its team): the claim
+        decided who led first, so the play that followed cannot stand as it went. Every node
+        reaches this from the same committed keys, so the result and the series score change
+        the same way everywhere."""
+        assert self.state is not None
+        seats = tuple(sorted({seat for seat, _ in audit.cheaters}))
+        if not seats:
+            return []
+        self.state = eng.forfeit(self.state, seats)
+        assert self.state.result is not None
+        return [Forfeited(seats, "cheated", self.state.result)]
 
     def _check_claims(self, cards: Sequence[int]) -> AuditFinished:
         """With every key public, check what the engine had to take on trust: that each lowest-

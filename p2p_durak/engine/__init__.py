@@ -24,12 +24,13 @@ from p2p_durak.engine.errors import IllegalAction, Reason
 from p2p_durak.engine.playout import random_playout
 from p2p_durak.engine.rules import RuleError, RuleSet, validate
 from p2p_durak.engine.state import UNKNOWN, Game, Phase, Result, State
+from p2p_durak.engine.verdicts import forfeit
 from p2p_durak.engine.views import learn, private_view, public_view, state_hash
 
 __all__ = [
     "CHANCE", "COMPILED", "UNKNOWN", "Action", "CardFace", "DeckSpec", "Game", "IllegalAction",
     "Kind", "Phase", "Reason", "Result", "RuleError", "RuleSet", "State", "Suit", "apply",
-    "cards_of", "chance_outcome", "decode_action", "encode_action", "is_over", "learn",
+    "cards_of", "chance_outcome", "decode_action", "encode_action", "forfeit", "is_over", "learn",
     "legal_actions", "make_game", "mask_of", "new_game", "next_game", "private_view",
     "public_view", "random_playout", "sequencer", "state_hash", "step", "to_act", "validate",
 ]

@@ -17,6 +17,12 @@ seat. Where the others could not play on fairly without it, its leave is a conce
 the durak): with two seats left in the game, when it is the last of its team in the game, in a
 scored game (the points need every seat to the end), or with locked cards before it
 (магаданский). See docs/rules.md, "Leaving mid-game".
+
+A game is also lost by forfeit (`forfeit`, not an action: the table decides it from its log):
+a seat the end-of-game audit caught lying (a false «нет козыря», a trump shown that was not
+the lowest), or one that abandoned the game mid-way. The forfeiting seats are the durak, with
+teams their whole teams, whatever the play said; the finishing order and a scored game's
+points stay as played. See docs/rules.md, "Forfeits".
 """
 
 from __future__ import annotations
@@ -109,3 +115,20 @@ def on_leave(state: State, action: Action, ev: EventSink) -> State:
         ev.append(E.Left(seat, cards))
     return evolve(state._replace(out=out), phase=LEAD, hands=hands, hidden=hidden,
                   attacker=attacker, defender=defender, discard=state.discard | mask)
+
+
+def forfeit(state: State, seats: tuple[int, ...]) -> State:
+    """The game lost by `seats` (each with its team): the game is over, they are the durak,
+    nobody else is (a draw no longer), and a фигурный winner among them wins no more."""
+    game = state.game
+    if not seats or any(not 0 <= s < game.n_players or s == game.dummy for s in seats):
+        raise ValueError(f"a forfeit names player seats, not {seats}")
+    teams = {game.team[s] for s in seats}
+    losers = tuple(s for s in range(game.n_players)
+                   if s in seats or (game.rules.teams != "none" and game.team[s] in teams))
+    before = state.result
+    finish = before.finish if before is not None else state.finish
+    scores = before.scores if before is not None else ()
+    winners = tuple(s for s in before.winners if s not in losers) if before is not None else ()
+    result = Result(losers, False, 0, finish, scores, winners)
+    return state._replace(phase=OVER, result=result, actors=(), passed=0, taking=False)

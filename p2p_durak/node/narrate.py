@@ -17,6 +17,7 @@ from p2p_durak.node.event_lines import EventLines
 from p2p_durak.protocol.table import (
     AuditFinished,
     CardsLearned,
+    Forfeited,
     HandSeen,
     LeaveAnnounced,
     NextGame,
@@ -72,6 +73,8 @@ class Narrator:
                            "проверка: все карты и заявки честные")]
             return [_t(lang, f"audit: {self.who(s)} {why}", f"проверка: {self.who(s)} — {why}")
                     for s, why in event.cheaters]
+        if isinstance(event, Forfeited):
+            return [self.forfeit(event)]
         if isinstance(event, LeaveAnnounced):
             return [_t(lang, f"{party_names[event.party]} will leave the table after this bout",
                        f"{party_names[event.party]} уйдёт из-за стола после этого захода")]
@@ -100,6 +103,18 @@ class Narrator:
             if text:
                 out.append(text)
         return out
+
+    def forfeit(self, event: Forfeited) -> str:
+        """Who lost the game by forfeit, and why; then the result that stands."""
+        who = ", ".join(self.who(s) for s in event.seats)
+        losers = ", ".join(self.who(s) for s in event.result.durak)
+        if event.why == "cheated":
+            return _t(self.lang, f"forfeit: {who} caught lying by the audit, loses the game; "
+                      f"durak: {losers}",
+                      f"поражение: {who} уличён проверкой в обмане и проигрывает партию; "
+                      f"дурак: {losers}")
+        return _t(self.lang, f"forfeit: {who} abandoned the game and loses it; durak: {losers}",
+                  f"поражение: {who} бросил партию и проигрывает её; дурак: {losers}")
 
     def series(self, score: SeriesScore) -> str:
         """The series score: games, and per seat how often the durak (and points, when
@@ -157,6 +172,9 @@ def event_record(event: TableEvent) -> dict[str, Any]:
         return {"type": "hand_seen", "seat": event.seat, "cards": list(event.cards)}
     if isinstance(event, AuditFinished):
         return {"type": "audit", "cheaters": [list(c) for c in event.cheaters]}
+    if isinstance(event, Forfeited):
+        return {"type": "forfeit", "seats": list(event.seats), "why": event.why,
+                "durak": list(event.result.durak)}
     if isinstance(event, PartyLeft):
         return {"type": "party_left", "party": event.party}
     if isinstance(event, LeaveAnnounced):

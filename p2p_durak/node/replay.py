@@ -95,7 +95,8 @@ def audit_file(data: bytes, rules: RuleSet | None = None, lang: str = "en") -> V
     if table.audit is not None:
         cheats = [(n, c) for n, a in enumerate(audits, start=1) for c in a.cheaters]
         if cheats:
-            lines += [t(f"CHEAT: game {n}, seat {s}: {why}", f"ОБМАН: партия {n}, место {s}: {why}")
+            lines += [t(f"CHEAT: game {n}, seat {s}: {why} (he loses the game by forfeit)",
+                        f"ОБМАН: партия {n}, место {s}: {why} (ему засчитано поражение)")
                       for n, (s, why) in cheats]
             return Verdict(False, "\n".join(lines), table)
         lines.append(t("the deck audit (every key published) found every claim honest",
