@@ -157,6 +157,8 @@ class SeatView(NamedTuple):
     seat: int
     cards: int  # how many cards in hand
     roles: tuple[str, ...]  # "attacker", "defender", "to_act", "out", "dummy" …
+    # cards of that hand every seat has seen (Дурак чухонский: taken from the pile face up)
+    face_up: tuple[int, ...] = ()
 
 
 class TableView(NamedTuple):

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from p2p_durak.engine.cards import cards_of
 from p2p_durak.engine.errors import IllegalAction, Reason
 from p2p_durak.engine.family import (
     Audit,
@@ -102,7 +103,8 @@ def table_view(state: State, seat: int) -> TableView:
         roles = [name for name, on in (
             ("to_act", s in actors), ("out", bool((state.out >> s) & 1)),
             ("dealer", s == state.game.dealer), ("you", s == seat)) if on]
-        seats.append(SeatView(s, state.hand_size(s), tuple(roles)))
+        seats.append(SeatView(s, state.hand_size(s), tuple(roles),
+                              tuple(cards_of(state.hands[s] & state.shown))))
     return TableView(tuple(zones), tuple(seats), -1, -1)
 
 
