@@ -27,7 +27,7 @@ from p2p_durak.engine import events as E
 from p2p_durak.engine.presets import PRESETS
 from p2p_durak.node.narrate import dummy_name
 from p2p_durak.protocol.messages import PlayerInfo
-from p2p_durak.protocol.table import Moved, Seated, TableEvent
+from p2p_durak.protocol.table import AuditFinished, Forfeited, Moved, Seated, TableEvent
 
 NETWORK = "network"
 PRACTICE = "practice"
@@ -137,43 +137,67 @@ def records_of_table(*, table_id: str, table_name: str, rules: eng.RuleSet,
                      bots: Mapping[str, str] | None = None, me: str = "") -> list[GameRecord]:
     """Every finished game of a networked table's history (a series holds several).
 
+    A game is finished when its end-of-game deck audit is: the result is the engine's
+    `GameOver`, unless the audit caught a liar, who then loses by forfeit (`Forfeited`, which
+    follows the `AuditFinished`: that result stands and is scored). A game that ended before
+    its audit did (a party vanished) is not finished, as the running node never records it.
+
     `players`: the `Start`'s, in party order. `bots`: fingerprint → level of the bots this
     node knows of (its own bot peers; a table does not say which of the others are bots).
     `me`: the fingerprint of this installation's player."""
     variant, changed = variant_of(rules)
     bots = bots or {}
     out: list[GameRecord] = []
-    seat_of_party: tuple[int, ...] = ()
-    game: eng.Game | None = None
+    seated: Seated | None = None
+    result: tuple[tuple[int, ...], bool] | None = None  # the game's (durak, draw)
+    audited = False
     series: list[int] = []
-    for event in history:
-        if isinstance(event, Seated):
-            seat_of_party, game = event.seat_of_party, event.game
-            continue
-        if not isinstance(event, Moved) or not seat_of_party:
-            continue
-        over = next((e for e in event.events if isinstance(e, E.GameOver)), None)
-        if over is None:
-            continue
-        n_seats = game.n_players if game is not None else len(seat_of_party)
-        party_at = {seat: party for party, seat in enumerate(seat_of_party)}
-        seats: list[PlayerRecord] = []
-        for seat in range(n_seats):
-            party = party_at.get(seat)
-            if party is None:  # с болваном: the dummy's hand has no player
-                seats.append(PlayerRecord(dummy_name("en"), bot=DUMMY))
-                continue
-            info = players[party]
-            fp = info.identity.fingerprint
-            seats.append(PlayerRecord(info.name, fp, bots.get(fp, ""), fp == me))
-        if len(series) != n_seats:
-            series = [0] * n_seats
-        for seat in over.durak:
+
+    def finish() -> None:
+        nonlocal series
+        if seated is None or result is None or not audited:
+            return
+        seats = _seats(seated, players, bots, me)
+        if len(series) != len(seats):
+            series = [0] * len(seats)
+        for seat in result[0]:
             series[seat] += 1
         out.append(GameRecord(table_id, len(out) + 1, NETWORK, finished_at, table_name,
-                              variant, changed, tuple(seats), tuple(over.durak), over.draw,
-                              tuple(series), transcript))
+                              variant, changed, seats, result[0], result[1], tuple(series),
+                              transcript))
+
+    for event in history:
+        if isinstance(event, Seated):
+            finish()
+            seated, result, audited = event, None, False
+        elif isinstance(event, Moved):
+            over = next((e for e in event.events if isinstance(e, E.GameOver)), None)
+            if over is not None:
+                result = (over.durak, over.draw)
+        elif isinstance(event, AuditFinished):
+            audited = True
+        elif isinstance(event, Forfeited):
+            result = (event.result.durak, event.result.draw)
+    finish()
     return out
+
+
+def _seats(seated: Seated, players: Sequence[PlayerInfo], bots: Mapping[str, str],
+           me: str) -> tuple[PlayerRecord, ...]:
+    """Who sat where (engine seats; с болваном: the dummy's hand has a seat and no player)."""
+    game = seated.game
+    n_seats = game.n_players if game is not None else len(seated.seat_of_party)
+    party_at = {seat: party for party, seat in enumerate(seated.seat_of_party)}
+    seats = []
+    for seat in range(n_seats):
+        party = party_at.get(seat)
+        if party is None:
+            seats.append(PlayerRecord(dummy_name("en"), bot=DUMMY))
+            continue
+        fingerprint = players[party].identity.fingerprint
+        seats.append(PlayerRecord(players[party].name, fingerprint, bots.get(fingerprint, ""),
+                                  fingerprint == me))
+    return tuple(seats)
 
 
 # ---- practice record files ----------------------------------------------------------------

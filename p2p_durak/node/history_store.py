@@ -272,8 +272,9 @@ def local_players(home: Path) -> tuple[dict[str, str], str]:
 
 
 def transcript_records(home: Path, path: Path, finished_at: float) -> list[GameRecord]:
-    """The finished games of a saved transcript, once it passed `durak audit`'s checks; the
-    table's name comes from the journal's first record (the transcript does not hold it)."""
+    """The finished games of a saved transcript, once its log passed `durak audit`'s checks
+    (every signature, hash link, proof and move); the table's name comes from the journal's
+    first record (the transcript does not hold it)."""
     from p2p_durak.node.replay import audit_file  # (the table machine: only when rebuilding)
 
     rules_path = path.with_name("rules.durak")
@@ -282,7 +283,8 @@ def transcript_records(home: Path, path: Path, finished_at: float) -> list[GameR
     except (RuleError, ValueError, ProtocolError) as exc:
         raise RecordError(f"its rules.durak is damaged: {exc}") from exc
     verdict = audit_file(path.read_bytes(), rules)
-    if not verdict.ok or verdict.table is None:
+    if verdict.table is None:  # (a liar the deck audit caught is no fault of the file: the
+        # log verified, and the table's forfeit is the result that stands)
         raise RecordError(verdict.text.splitlines()[0] if verdict.text else "not audited")
     from p2p_durak.protocol.envelope import decode_envelope
     from p2p_durak.protocol.messages import Start

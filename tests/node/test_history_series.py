@@ -7,11 +7,13 @@ from __future__ import annotations
 import dataclasses
 from pathlib import Path
 
+import pytest
 import trio.testing
 from node_support import play_table
 
 from p2p_durak.engine import events as E
 from p2p_durak.engine.presets import get_preset
+from p2p_durak.node import replay
 from p2p_durak.node.history import DUMMY, NETWORK, variant_of
 from p2p_durak.node.history_store import DB_NAME, HistoryStore
 from p2p_durak.node.players import BotPlayer
@@ -20,7 +22,8 @@ from p2p_durak.protocol.table import Moved
 
 
 async def test_each_game_of_a_series_is_recorded_and_rebuilt_alike(
-        tmp_path: Path, autojump_clock: trio.testing.MockClock) -> None:
+        tmp_path: Path, autojump_clock: trio.testing.MockClock,
+        monkeypatch: pytest.MonkeyPatch) -> None:
     rules = get_preset("app_podkidnoy").rules.with_options(deck_size=24)
     bots = [BotPlayer(level="easy", seed=40 + i, games=2) for i in range(3)]
     nodes = await play_table(tmp_path, bots, seed=4, rules=rules, name="series", limit=600.0)
@@ -54,6 +57,19 @@ async def test_each_game_of_a_series_is_recorded_and_rebuilt_alike(
         return [dataclasses.replace(g, finished_at=0.0) for g in games]
 
     assert timeless(rebuilt) == timeless(live)
+    # a transcript whose deck audit caught a liar does not pass `durak audit` (it names the
+    # cheat), yet its log verified and its games finished (the liar lost by forfeit): indexed
+    real = replay.audit_file
+
+    def caught(data: bytes, rules: object = None, lang: str = "en") -> replay.Verdict:
+        verdict = real(data, rules, lang)  # type: ignore[arg-type]
+        return replay.Verdict(False, "CHEAT: game 2, seat 0: …\n" + verdict.text, verdict.table)
+
+    monkeypatch.setattr(replay, "audit_file", caught)
+    for suffix in ("", "-wal", "-shm"):
+        (home / f"{DB_NAME}{suffix}").unlink(missing_ok=True)
+    with HistoryStore.open(home) as store:
+        assert store.catch_up().indexed == 2
 
 
 async def test_the_dummy_of_a_networked_game_is_no_player_in_the_history(
