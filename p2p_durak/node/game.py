@@ -28,6 +28,7 @@ from p2p_durak.engine.actions import concede
 from p2p_durak.node import heap, offload
 from p2p_durak.node.bot_feed import BotFeed, bot_move
 from p2p_durak.node.history_store import record_network
+from p2p_durak.node.journal import JournalError
 from p2p_durak.node.lobby import GameStart
 from p2p_durak.node.mesh import Connected, Disconnected, Mesh, MeshEvent, Outgoing, Received
 from p2p_durak.node.refused_steps import LASTING, RefusedStep, step_state
@@ -381,7 +382,21 @@ class GameRunner:
             # sequencer that was never reached a censor) until the link's `Connected`.
             self.log.peer_disconnected(party, self._now())
         with heap.frozen_while_playing():
-            await self._run_game(task_status)
+            try:
+                await self._run_game(task_status)
+            except* JournalError as failed:
+                self._journal_failed(failed.exceptions[0])
+
+    def _journal_failed(self, error: BaseException) -> None:
+        """The journal refused a write (a full disk, a failing one): nothing may go out that
+        is not journaled first, so this node stops its game — with a clear reason, not a
+        traceback — and leaves the journal as it was, so that `durak resume` rejoins once the
+        disk has room (the others play on meanwhile, or end the game after the grace period,
+        naming this party). Found by bench/soak.py (its disk_full fault)."""
+        self.diagnosis = (f"this node stopped playing: it cannot write its journal ({error}); "
+                          "free some disk space, then run `durak resume` to rejoin the game")
+        log.error("game stopped: %s", self.diagnosis)
+        self.finished.set()
 
     async def _run_game(self, task_status: trio.TaskStatus[None]) -> None:
         async with trio.open_nursery() as nursery:
