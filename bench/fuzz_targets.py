@@ -28,9 +28,11 @@ Targets (the name is the corpus folder, tests/fuzz/corpus/NAME):
 
 from __future__ import annotations
 
+import atexit
 import copy
 import hashlib
 import os
+import shutil
 import tempfile
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -369,6 +371,7 @@ def _scratch_dir() -> Path:
     if _scratch is None:
         base = "/dev/shm" if os.path.isdir("/dev/shm") else None
         _scratch = Path(tempfile.mkdtemp(prefix="durak-fuzz-", dir=base))
+        atexit.register(shutil.rmtree, _scratch, True)
     return _scratch
 
 
