@@ -14,7 +14,6 @@ validated `RuleSet` by `rules()`.
 
 from __future__ import annotations
 
-import functools
 import logging
 import math
 import sqlite3
@@ -30,7 +29,8 @@ from p2p_durak.engine.presets import DEFAULT_PRESET, get_preset
 from p2p_durak.engine.rules import engine_seats
 from p2p_durak.node import offload
 from p2p_durak.node.api import Session
-from p2p_durak.node.history_store import evening, record_practice
+from p2p_durak.node.history import GameRecord
+from p2p_durak.node.history_store import evening, index_practice, keep_practice
 from p2p_durak.node.local_session import LocalSession, PracticeSetup
 from p2p_durak.node.scoreboard import Scoreboard
 from p2p_durak.node.tableinfo import DiscoveryEvent, TableSeen
@@ -194,15 +194,31 @@ class LocalLobbyBackend:
 
     async def practice(self, options: TableOptions) -> Session:
         try:
-            home = self._history_home
-            session = LocalSession(options.practice_setup(), None if home is None else
-                                   functools.partial(record_practice, home))
+            session = LocalSession(options.practice_setup(),
+                                   None if self._history_home is None else self._record)
         except RuleError as error:
             raise LobbyError(error.message_en, error.message_ru) from error
         except ValueError as error:
             raise LobbyError(str(error), str(error)) from error
         await self._nursery.start(session.run)
         return session
+
+    def _record(self, record: GameRecord) -> None:
+        """A practice game is over (on the event loop): its file at once, its rows in a
+        worker thread (closing the database checkpoints its log: tens of milliseconds the
+        screen need not wait; a catch-up indexes the file should the thread not run)."""
+        home = self._history_home
+        assert home is not None
+        path = keep_practice(home, record)
+
+        async def index() -> None:
+            try:
+                await offload.run_sync(lambda: index_practice(home, record, path))
+            except (OSError, sqlite3.Error) as error:
+                log.warning("practice game %s-%d is not indexed yet: %s", record.table_id,
+                            record.number, error)
+
+        self._nursery.start_soon(index)
 
     async def tonight(self) -> Scoreboard | None:
         home = self._history_home

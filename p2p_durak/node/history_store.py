@@ -6,8 +6,10 @@ files of practice games (`practice/<table>-<game>.json`) — and is never the on
 anything: a game's file is written first (atomically), then its rows, in one transaction with
 the file's size and time (`sources`). So:
 
-- a killed process (or a power cut: WAL mode, `synchronous=FULL`) leaves the database as it
-  was after its last whole transaction;
+- a killed process leaves the database as it was after its last whole transaction, and so
+  does a power cut (WAL mode), which may also undo the last transactions: `synchronous=NORMAL`
+  does not sync the database on every commit, since the durability is the game files' (each
+  synced by `atomic_write`) and what a power cut undoes is indexed again from them;
 - a database that is lost, or that SQLite finds damaged (it is then moved aside as
   `history.sqlite3.damaged-<time>`), is made again from the files (`catch_up`), and so is
   any game whose rows a crash kept from the database: `catch_up` indexes every file whose
@@ -232,9 +234,19 @@ def evening(home: Path, now: float) -> Scoreboard:
 
 def record_practice(home: Path, record: GameRecord) -> None:
     """A practice game is over: its record file (atomically), then its rows."""
+    index_practice(home, record, keep_practice(home, record))
+
+
+def keep_practice(home: Path, record: GameRecord) -> Path:
+    """A practice game's record file, written atomically and synced: from here on the game is
+    in the history (its rows may follow later: any catch-up indexes the file)."""
     path = practice_path(home, record)
     ensure_private_dir(path.parent)
     atomic_write(path, encode_practice(record))
+    return path
+
+
+def index_practice(home: Path, record: GameRecord, path: Path) -> None:
     with HistoryStore.open(home) as store:
         store.add([record], path)
 
@@ -315,7 +327,9 @@ def _connect(path: Path) -> sqlite3.Connection:
     db = sqlite3.connect(path, timeout=BUSY_SECONDS, isolation_level="DEFERRED")
     try:
         db.execute("PRAGMA journal_mode=WAL")
-        db.execute("PRAGMA synchronous=FULL")  # a game indexed survives a power cut too
+        # no fsync per game: a power cut may undo the last rows (never tear them: WAL), and the
+        # files they index are durable already, so the next catch-up restores them
+        db.execute("PRAGMA synchronous=NORMAL")
         db.execute("PRAGMA foreign_keys=ON")
         check = db.execute("PRAGMA quick_check").fetchone()
         if check is None or check[0] != "ok":
