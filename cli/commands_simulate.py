@@ -38,7 +38,7 @@ def _count(text: str) -> int:
 
 def run(args: argparse.Namespace) -> int:
     try:
-        if args.preset in GAMES:  # a game of its own engine
+        if args.preset in GAMES and GAMES[args.preset].works:  # a game of its own engine
             summary = simulate(args.preset, args.players, args.games, args.seed)
             print_summary(summary)
             if args.json:

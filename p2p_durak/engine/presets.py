@@ -816,8 +816,18 @@ def get_preset(preset_id: str) -> Preset:
     try:
         return PRESETS[preset_id]
     except KeyError:
-        raise RuleError("preset", f"no preset {preset_id!r}", f"нет варианта {preset_id!r}") \
-            from None
+        pass
+    from p2p_durak.engine.games.catalogue import GAMES  # (the games of their own engines)
+    other = GAMES.get(preset_id)
+    if other is not None and other.works:
+        raise RuleError("preset", f"{preset_id} has its own engine: only `durak simulate`, "
+                        f"`durak arena` and `durak rules {preset_id}` play it yet",
+                        f"у {preset_id} свой движок: пока в него играют только `durak "
+                        f"simulate`, `durak arena` и `durak rules {preset_id}`")
+    if other is not None:
+        raise RuleError("preset", f"{preset_id} is not playable yet (no {other.engine} engine)",
+                        f"{preset_id} пока не играется (нет движка {other.engine})")
+    raise RuleError("preset", f"no preset {preset_id!r}", f"нет варианта {preset_id!r}")
 
 
 def working_presets() -> list[Preset]:

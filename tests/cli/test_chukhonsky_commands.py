@@ -71,3 +71,10 @@ def test_the_arena_plays_chukhonsky_levels() -> None:
     assert pair.aborted == 0
     with pytest.raises(ValueError, match="not playable"):
         run_arena(["random", "medium"], 2, 1, preset="polsky", workers=1)
+
+
+def test_a_table_of_chukhonsky_is_refused_saying_where_it_plays(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["host", "--preset", "chukhonsky", "--seats", "2", "--bots", "easy",
+                 "--lang", "en"]) == 2
+    assert "chukhonsky has its own engine: only `durak simulate`" in capsys.readouterr().err
