@@ -59,15 +59,20 @@ class BuildNative(build_ext):
     def run(self) -> None:
         if not STAMP[0]:
             return  # nothing to compile (DURAK_PURE, DURAK_COMPILE=later, no mypyc)
+        # The build goes to build_lib, and into the checkout only in place (an editable
+        # install): a wheel's build must not stamp a checkout's older modules as current.
+        targets = [Path(self.build_lib) / "p2p_durak" / "engine" / NATIVE]
+        if self.inplace:
+            targets.append(ENGINE / NATIVE)
         # an old build must not outlive a failed one: clear the stamp first
-        (ENGINE / NATIVE / "sources.sha256").unlink(missing_ok=True)
+        for directory in targets:
+            (directory / "sources.sha256").unlink(missing_ok=True)
         try:
             super().run()
         except Exception as error:  # no compiler, no headers: the pure engine still works
             print(f"p2p-durak: the engine stays pure Python ({error})", file=sys.stderr)
             return
-        for directory in {Path(self.build_lib) / "p2p_durak" / "engine" / NATIVE,
-                          ENGINE / NATIVE}:
+        for directory in targets:
             if directory.is_dir():
                 (directory / "sources.sha256").write_text(STAMP[0])
 

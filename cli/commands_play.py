@@ -21,6 +21,7 @@ from p2p_durak.bots.levels import LEVELS
 from p2p_durak.cli.app import build_app, run_ui
 from p2p_durak.cli.backend import TableOptions
 from p2p_durak.cli.controller import Controller
+from p2p_durak.cli.engine_build import engine_strength
 from p2p_durak.cli.guest import IntentSink, run_guest
 from p2p_durak.cli.i18n import BOT_NAMES, LANGS, PLAYER_NAME, Look, Messages
 from p2p_durak.cli.net_backend import NetworkLobbyBackend
@@ -166,7 +167,7 @@ async def play(look: Look, options: TableOptions, autostart: bool, discovery_off
     async with lan_tables(discovery_off_by) as (discovery, note), trio.open_nursery() as nursery:
         backend = NetworkLobbyBackend(nursery, data_dir(), options.player_name, discovery)
         controller = Controller(backend, look, options, autostart=autostart,
-                                discovery_note=note)
+                                discovery_note=note, engine_status=engine_strength)
         app = build_app(controller, sink)
         await run_ui(app, controller, sink)
         nursery.cancel_scope.cancel()

@@ -11,6 +11,7 @@ but the latest snapshot and the lobby's list.
 from __future__ import annotations
 
 import dataclasses
+import time
 from collections.abc import Awaitable, Callable
 from contextlib import suppress
 
@@ -18,6 +19,7 @@ import trio
 
 from p2p_durak.cli.backend import LobbyBackend, LobbyError, TableOptions
 from p2p_durak.cli.canvas import Line, asciify, fit, pad_lines, wrap
+from p2p_durak.cli.engine_build import EngineStrength, Strength
 from p2p_durak.cli.help_view import render_help
 from p2p_durak.cli.i18n import BOT_NAMES, PLAYER_NAME, Look, default_names_in
 from p2p_durak.cli.lobby_ui import BUTTONS, CreateForm, LobbyUi
@@ -45,6 +47,8 @@ TABLE_KEYS: dict[str, str] = {
 }
 
 
+ENGINE_POLL_SECONDS = 2.0  # how often the lobby looks at a running background build
+ENGINE_START_SECONDS = 60.0  # how long it waits for one to start before saying "pure Python"
 QUIT_LEAVE_SECONDS = 2.0  # Ctrl-C in practice or a waiting room: the leave's time to quit
 
 
@@ -59,7 +63,11 @@ class Controller:
                  invalidate: Callable[[], None] = lambda: None,
                  exit_app: Callable[[], None] = lambda: None,
                  autostart: bool = False,
-                 discovery_note: Notice | None = None) -> None:
+                 discovery_note: Notice | None = None,
+                 engine_status: Callable[[], EngineStrength] | None = None,
+                 wall_clock: Callable[[], float] = time.time) -> None:
+        """`engine_status`: how strong the bots are (cli/engine_build.py), for the lobby's
+        line about it; None: no such line (tests). `wall_clock`: for how long it compiles."""
         self.backend = backend
         self.look = look
         self.base = base_options
@@ -78,6 +86,8 @@ class Controller:
         self.quitting = False  # Ctrl-C at a networked game: quit once our leave is through
         self.too_small = False  # the last drawing was the "too small" message only
         self._nursery: trio.Nursery | None = None
+        self._engine_status = engine_status
+        self._wall_clock = wall_clock
 
     # ---- running --------------------------------------------------------------------------
 
@@ -86,6 +96,8 @@ class Controller:
         async with trio.open_nursery() as nursery:
             self._nursery = nursery
             nursery.start_soon(self._watch_tables)
+            if self._engine_status is not None:
+                nursery.start_soon(self._watch_engine, self._engine_status)
             self._refresh_tonight()
             task_status.started()
             if self.autostart:
@@ -112,6 +124,21 @@ class Controller:
             self.help = False
             self._refresh_tonight()
             self.invalidate()
+
+    async def _watch_engine(self, status: Callable[[], EngineStrength]) -> None:
+        """Keep the lobby's line on the bots' strength true while a background build runs
+        (it ends ready or failed), or may be about to start: ./durak starts it just before
+        the game, and on a busy machine it says so after the lobby is up."""
+        waited = 0.0
+        while True:
+            self.lobby.engine = status()  # a few small files: no thread (a millisecond)
+            self.invalidate()
+            strength = self.lobby.engine.strength
+            if strength not in (Strength.COMPILING, Strength.PYTHON) or (
+                    strength is Strength.PYTHON and waited >= ENGINE_START_SECONDS):
+                return
+            await trio.sleep(ENGINE_POLL_SECONDS)
+            waited += ENGINE_POLL_SECONDS
 
     def _refresh_tonight(self) -> None:
         """Read tonight's scoreboard again for the lobby (the games just played are in it)."""
@@ -376,7 +403,7 @@ class Controller:
         if self.screen == "create":
             return render_create(self.form, self.base, look, width, height, post)
         return render_lobby(self.lobby, look, width, height, post,
-                            you=self._named(self.base).player_name)
+                            you=self._named(self.base).player_name, now=self._wall_clock())
 
 
 

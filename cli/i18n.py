@@ -61,6 +61,19 @@ CATALOGUE: dict[str, tuple[str, str]] = {
     "lobby.you": ("You play as {name} (another name: durak --name NAME)",
                   "Ваше имя за столом: {name} (другое: durak --name ИМЯ)"),
     "lobby.own_fingerprint": ("Your fingerprint: {fp}", "Ваш отпечаток ключа: {fp}"),
+    # how strong the bots are: as fast as the rules engine (cli/engine_build.py, docs/bots.md)
+    "lobby.engine.compiled": ("Bots at full strength (compiled rules engine)",
+                              "Боты в полную силу (скомпилированный движок правил)"),
+    "lobby.engine.compiling": ("Bots at reduced strength while the rules engine compiles "
+                               "({elapsed} so far)",
+                               "Боты пока слабее: движок правил компилируется в фоне "
+                               "(идёт {elapsed})"),
+    "lobby.engine.ready": ("Compiled engine ready: bots at full strength once you restart durak",
+                           "Движок скомпилирован: боты в полную силу после перезапуска durak"),
+    "lobby.engine.failed": ("Bots at reduced strength: the engine did not compile ({reason})",
+                            "Боты слабее: движок не скомпилировался ({reason})"),
+    "lobby.engine.python": ("Bots at reduced strength: the rules engine runs as pure Python",
+                            "Боты слабее: движок правил работает на чистом Python"),
     "lobby.starting": ("Starting a practice game…", "Начинаем тренировочную партию…"),
     # ---- the waiting room: a networked table before its game starts
     "waiting.seated": ("Waiting for players: {n} of {seats} seated",

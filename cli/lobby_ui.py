@@ -6,6 +6,7 @@ from dataclasses import dataclass, field, replace
 
 from p2p_durak.bots.levels import LEVELS
 from p2p_durak.cli.backend import TableOptions
+from p2p_durak.cli.engine_build import EngineStrength
 from p2p_durak.cli.table_ui import Notice
 from p2p_durak.engine import RuleError
 from p2p_durak.engine.presets import Preset, TableChoice, table_choices, table_presets
@@ -26,6 +27,7 @@ class LobbyUi:
     discovery: Notice | None = None  # why discovery is off, when it is
     own_fingerprint: str | None = None  # this installation's, for players to compare
     tonight: Scoreboard | None = None  # the evening's games so far (the history's)
+    engine: EngineStrength | None = None  # how strong the bots are (the engine's build)
 
     def apply(self, event: DiscoveryEvent) -> None:
         if isinstance(event, TableSeen):

@@ -7,6 +7,7 @@ from collections.abc import Callable
 
 from p2p_durak.cli.backend import TableOptions
 from p2p_durak.cli.canvas import Line, clickable, clip_text, fit, pad_lines, pad_text, wrap
+from p2p_durak.cli.engine_build import EngineStrength, Strength
 from p2p_durak.cli.history_text import tonight_lines
 from p2p_durak.cli.i18n import Look
 from p2p_durak.cli.lobby_ui import FIELDS, GRACES, TIMERS, CreateForm, LobbyUi
@@ -46,9 +47,21 @@ def changes_its_preset(variant: str, rules_hash: str) -> bool:
     return preset is not None and preset.rules.rules_hash() != rules_hash
 
 
+def engine_text(engine: EngineStrength, look: Look, now: float) -> str:
+    """The lobby's line on the bots' strength: the compiled engine makes them stronger."""
+    key = f"lobby.engine.{engine.strength.value}"
+    if engine.strength is Strength.COMPILING:
+        seconds = max(0, int(now - (engine.since or now)))
+        return look.messages(key, elapsed=f"{seconds // 60}:{seconds % 60:02d}")
+    if engine.strength is Strength.FAILED:
+        return look.messages(key, reason=clip_text(engine.reason, 40))
+    return look.messages(key)
+
+
 def render_lobby(lobby: LobbyUi, look: Look, width: int, height: int,
-                 post: Post | None = None, you: str = "") -> list[Line]:
-    """`you`: the name this player sits down with (said once, with how to change it)."""
+                 post: Post | None = None, you: str = "", now: float = 0.0) -> list[Line]:
+    """`you`: the name this player sits down with (said once, with how to change it);
+    `now`: the wall clock (time.time()), for how long the engine has been compiling."""
     m = look.messages
     body: list[Line] = []
     header = _columns(look, name=m("lobby.col.name"), variant=m("lobby.col.variant"),
@@ -62,7 +75,9 @@ def render_lobby(lobby: LobbyUi, look: Look, width: int, height: int,
     # the rows that fit (the frame, the bottom, the header and the lines under the list take
     # the rest): a longer list scrolls with the cursor
     tonight = tonight_lines(lobby.tonight, look.lang)
-    room = max(1, height - len(TOP) - BOTTOM_LINES - 1 - UNDER_THE_LIST - len(tonight))
+    engine_lines = int(lobby.engine is not None)  # the bots' strength
+    room = max(1, height - len(TOP) - BOTTOM_LINES - 1 - UNDER_THE_LIST - len(tonight)
+               - engine_lines)
     first = min(max(0, lobby.cursor - room // 2), max(0, len(listed) - room))
     shown = listed[first:first + room]
     for index, seen in enumerate(shown, start=first):
@@ -83,12 +98,16 @@ def render_lobby(lobby: LobbyUi, look: Look, width: int, height: int,
     # Fingerprints are how people tell tables and players apart for sure (docs/protocol.md §2):
     # joining checks that the host proves the one shown here.
     chosen_table = lobby.selected()
-    if chosen_table is not None or lobby.own_fingerprint is not None or you or tonight:
+    if (chosen_table is not None or lobby.own_fingerprint is not None or you or tonight
+            or lobby.engine is not None):
         body.append([])
     for text in tonight:  # the history of the evening: who was the durak how often
         body.append([("class:lobby.tonight", "   " + clip_text(text, width - 4))])
     if you:
         body.append([("class:dim", "   " + m("lobby.you", name=clip_text(you, 24)))])
+    if lobby.engine is not None:
+        body.append([("class:dim", "   " + clip_text(engine_text(lobby.engine, look, now),
+                                                       width - 4))])
     if chosen_table is not None:
         body.append([("class:dim", "   " + m("lobby.host_fingerprint",
                                                name=clip_text(chosen_table.table.name, 24),

@@ -15,11 +15,11 @@ import sys
 from collections.abc import MutableSequence
 
 
-def use_native(package_path: MutableSequence[str]) -> bool:
-    if "durak-pure" in sys._xoptions or not package_path:
-        return False
-    here = package_path[0]
-    native = here + "/_native"
+def build_is_current(here: str, native: str | None = None) -> bool:
+    """Whether the build in `native` (default: `here`/_native) was compiled from the sources in
+    `here`, the engine's folder. Also asked by the `durak` command while a background build
+    runs (p2p_durak/cli/engine_build.py), never by a game function."""
+    native = here + "/_native" if native is None else native
     try:
         with open(native + "/sources.sha256", encoding="ascii") as stamp_file:
             stamp, *names = stamp_file.read().split()
@@ -29,9 +29,16 @@ def use_native(package_path: MutableSequence[str]) -> bool:
                 digest.update(name.encode() + b"\0" + source.read() + b"\0")
     except (OSError, ValueError):
         return False
-    if not names or digest.hexdigest() != stamp:
+    return bool(names) and digest.hexdigest() == stamp
+
+
+def use_native(package_path: MutableSequence[str]) -> bool:
+    if "durak-pure" in sys._xoptions or not package_path:
         return False
-    package_path.insert(0, native)
+    here = package_path[0]
+    if not build_is_current(here):
+        return False
+    package_path.insert(0, here + "/_native")
     return True
 
 

@@ -18,6 +18,7 @@ import pytest
 
 import p2p_durak.cli as cli_package
 from p2p_durak.bots.levels import LEVELS
+from p2p_durak.cli.engine_build import Strength
 from p2p_durak.cli.i18n import CATALOGUE, SUIT_NAMES, Messages
 from p2p_durak.cli.lobby_ui import FIELDS, TIMER_POLICIES
 from p2p_durak.engine import cards
@@ -42,6 +43,7 @@ DOMAINS: dict[str, set[str]] = {
     "create.": set(FIELDS),
     "activity.": {"keys", "audit", "lobby", "seating"},
     "hand.timeout.": {"bot", "lose"},
+    "lobby.engine.": {strength.value for strength in Strength},
     "help.key.": {"transfer", "chain", "claim", "claim_card", "show", "proezdnoy", "lead_stock",
                   "doubt", "exchange", "send_back", "dummy"},
 }
