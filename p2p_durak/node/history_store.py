@@ -57,7 +57,7 @@ from p2p_durak.protocol.messages import PlayerInfo
 log = logging.getLogger(__name__)
 
 DB_NAME = "history.sqlite3"
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2  # 2: `refused` (every table is CREATE IF NOT EXISTS: 1 becomes 2)
 BUSY_SECONDS = 10.0  # another process (a bot host, the lobby) may be writing a game
 
 _SCHEMA = """
@@ -91,6 +91,12 @@ CREATE TABLE IF NOT EXISTS sources (
     path TEXT PRIMARY KEY,             -- relative to the data folder
     size INTEGER NOT NULL,
     mtime_ns INTEGER NOT NULL
+);
+CREATE TABLE IF NOT EXISTS refused (   -- files that could not be indexed (schema 2)
+    path TEXT PRIMARY KEY,
+    size INTEGER NOT NULL,
+    mtime_ns INTEGER NOT NULL,
+    reason TEXT NOT NULL
 );
 """
 
@@ -157,8 +163,10 @@ class HistoryStore:
                      for seat, p in enumerate(r.players)])
             if source is not None:
                 stat = source.stat()
+                rel = self._relative(source)
                 self._db.execute("INSERT OR REPLACE INTO sources VALUES (?, ?, ?)",
-                                 (self._relative(source), stat.st_size, stat.st_mtime_ns))
+                                 (rel, stat.st_size, stat.st_mtime_ns))
+                self._db.execute("DELETE FROM refused WHERE path = ?", (rel,))
         return new
 
     def _relative(self, path: Path) -> str:
@@ -191,9 +199,13 @@ class HistoryStore:
     # ---- rebuilding from the files ----------------------------------------------------------
 
     def catch_up(self) -> CatchUp:
-        """Index every game file the database does not hold as it is on disk."""
+        """Index every game file the database does not hold as it is on disk. A file that
+        cannot be indexed is named each time, but read again only once it has changed (a
+        transcript's audit costs seconds: the lobby catches up whenever it is shown)."""
         known = {p: (s, m) for p, s, m in
-                      self._db.execute("SELECT path, size, mtime_ns FROM sources")}
+                 self._db.execute("SELECT path, size, mtime_ns FROM sources")}
+        refused = {p: ((s, m), why) for p, s, m, why in
+                   self._db.execute("SELECT path, size, mtime_ns, reason FROM refused")}
         indexed, skipped = 0, []
         for path in self._game_files():
             rel = self._relative(path)
@@ -201,13 +213,20 @@ class HistoryStore:
                 stat = path.stat()
             except OSError:
                 continue  # gone meanwhile
-            if known.get(rel) == (stat.st_size, stat.st_mtime_ns):
+            seen = (stat.st_size, stat.st_mtime_ns)
+            if known.get(rel) == seen:
+                continue
+            if rel in refused and refused[rel][0] == seen:
+                skipped.append((rel, refused[rel][1]))
                 continue
             try:
                 records = self._read(path)
             except (OSError, RecordError) as exc:
                 skipped.append((rel, str(exc)))
                 log.warning("history: %s is not indexed: %s", rel, exc)
+                with self._db:
+                    self._db.execute("INSERT OR REPLACE INTO refused VALUES (?, ?, ?, ?)",
+                                     (rel, *seen, str(exc)))
                 continue
             indexed += self.add(records, path)
         return CatchUp(indexed, tuple(skipped), self.fresh)

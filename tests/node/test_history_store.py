@@ -218,3 +218,45 @@ def test_a_database_locked_by_another_writer_is_not_taken_for_damage(
     maker.execute("ROLLBACK")
     maker.close()
     assert not list(tmp_path.glob(f"{DB_NAME}.damaged-*"))
+
+
+def test_a_file_that_cannot_be_indexed_is_read_again_only_once_it_changes(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    record_practice(tmp_path, practice_game(number=1))
+    torn = tmp_path / "practice" / "t1-2.json"
+    whole = encode_practice(practice_game(number=2))
+    torn.write_bytes(whole[:40])
+    with HistoryStore.open(tmp_path) as store:
+        first = store.catch_up()
+    assert [p for p, _ in first.skipped] == ["practice/t1-2.json"]
+    reads: list[Path] = []
+    real = HistoryStore._read
+
+    def counting(self: HistoryStore, path: Path) -> list[GameRecord]:
+        reads.append(path)
+        return real(self, path)
+
+    monkeypatch.setattr(HistoryStore, "_read", counting)
+    with HistoryStore.open(tmp_path) as store:
+        again = store.catch_up()
+    assert again.skipped == first.skipped  # still named, with the same reason
+    assert reads == []  # but not read again
+    torn.write_bytes(whole)  # (written whole at last: a new size)
+    with HistoryStore.open(tmp_path) as store:
+        done = store.catch_up()
+        assert (done.indexed, done.skipped) == (1, ())
+        assert [g.number for g in store.games()] == [2, 1]
+    assert reads == [torn]
+
+
+def test_a_schema_1_database_gains_the_refused_table(tmp_path: Path) -> None:
+    record_practice(tmp_path, practice_game(number=1))
+    db = sqlite3.connect(tmp_path / DB_NAME)
+    with db:
+        db.execute("DROP TABLE refused")
+        db.execute("PRAGMA user_version=1")
+    db.close()
+    with HistoryStore.open(tmp_path) as store:
+        assert not store.fresh  # kept, not rebuilt
+        assert store.catch_up().indexed == 0
+        assert [g.number for g in store.games()] == [1]
