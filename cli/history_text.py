@@ -1,11 +1,13 @@
-"""The history of the evening in words, English and Russian: `durak history`'s report and the
-lobby's line of tonight's scoreboard."""
+"""The history of the evening in words, English and Russian: `durak history`'s report (its own
+words, as a printing command's) and the lobby's lines of tonight's scoreboard (the UI
+catalogue's `lobby.tonight*`)."""
 
 from __future__ import annotations
 
 import time
 from collections.abc import Sequence
 
+from p2p_durak.cli.i18n import Messages
 from p2p_durak.engine.presets import PRESETS
 from p2p_durak.node.history import DUMMY, NETWORK, GameRecord, PlayerRecord
 from p2p_durak.node.scoreboard import TONIGHT_HOURS, Scoreboard, Tally
@@ -42,10 +44,6 @@ TEXT: dict[str, tuple[str, str]] = {
     "skipped": ("not indexed: {path}: {why}", "не учтено: {path}: {why}"),
     "rebuilt": ("(the history was made again from the saved games)",
                 "(история собрана заново из сохранённых партий)"),
-    "lobby.tonight": ("Tonight: {games} · the durak: {names}",
-                      "Сегодня: {games} · дурак: {names}"),
-    "lobby.tonight_you": ("You ({name}): the durak in {duraks} of {games}",
-                          "Вы ({name}): дурак в {duraks} из {games}"),
 }
 
 
@@ -139,14 +137,15 @@ def _who_tally(tally: Tally, lang: str) -> str:
     return tally.name
 
 
-def tonight_lines(board: Scoreboard | None, lang: str) -> list[str]:
+def tonight_lines(board: Scoreboard | None, messages: Messages) -> list[str]:
     """The lobby's lines of tonight's scoreboard (none before the evening's first game)."""
     if board is None or not board.games:
         return []
-    lines = [say(lang, "lobby.tonight", games=games_word(lang, board.games),
-                 names=_names(board.players, lang))]
+    lang = messages.lang
+    lines = [messages("lobby.tonight", games=games_word(lang, board.games),
+                      names=_names(board.players, lang))]
     me = board.me
     if me is not None:
-        lines.append(say(lang, "lobby.tonight_you", name=me.name, duraks=me.duraks,
-                         games=games_word(lang, me.games, of=True)))
+        lines.append(messages("lobby.tonight_you", name=me.name, duraks=me.duraks,
+                              games=games_word(lang, me.games, of=True)))
     return lines

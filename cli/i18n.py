@@ -74,6 +74,11 @@ CATALOGUE: dict[str, tuple[str, str]] = {
                             "Боты слабее: движок не скомпилировался ({reason})"),
     "lobby.engine.python": ("Bots at reduced strength: the rules engine runs as pure Python",
                             "Боты слабее: движок правил работает на чистом Python"),
+    # tonight's scoreboard (cli/history_text.py counts the games in each language)
+    "lobby.tonight": ("Tonight: {games} · the durak: {names}",
+                      "Сегодня: {games} · дурак: {names}"),
+    "lobby.tonight_you": ("You ({name}): the durak in {duraks} of {games}",
+                          "Вы ({name}): дурак в {duraks} из {games}"),
     "lobby.starting": ("Starting a practice game…", "Начинаем тренировочную партию…"),
     # ---- the waiting room: a networked table before its game starts
     "waiting.seated": ("Waiting for players: {n} of {seats} seated",

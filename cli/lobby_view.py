@@ -74,7 +74,7 @@ def render_lobby(lobby: LobbyUi, look: Look, width: int, height: int,
         body.append([("class:dim", "   " + m("lobby.empty"))])
     # the rows that fit (the frame, the bottom, the header and the lines under the list take
     # the rest): a longer list scrolls with the cursor
-    tonight = tonight_lines(lobby.tonight, look.lang)
+    tonight = tonight_lines(lobby.tonight, m)
     engine_lines = int(lobby.engine is not None)  # the bots' strength
     room = max(1, height - len(TOP) - BOTTOM_LINES - 1 - UNDER_THE_LIST - len(tonight)
                - engine_lines)

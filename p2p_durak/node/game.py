@@ -871,14 +871,14 @@ class GameRunner:
         if table.series_over:
             if not self.finished.is_set():
                 self.journal.finish(self.log.transcript().save())
-                await self._index_transcript(table)
                 self.finished.set()
+                await self._index_transcript(table)
             return
         if self.party in table.left:  # our leave is committed: the rest play on without us
             if not self.finished.is_set():
                 self.journal.finish(self._saved_transcript())
-                await self._index_transcript(table)
                 self.finished.set()
+                await self._index_transcript(table)
             return
         if table.audit is not None and self._games_saved < table.game_number:
             # the game is over and audited: its transcript (with the series before it) is kept
@@ -924,10 +924,13 @@ class GameRunner:
             return
         history = table.history
         try:
-            await offload.run_sync(lambda: record_network(
-                home, table_id=self.start.game_id.hex(), table_name=self.start.table_name,
-                rules=self.start.rules, players=self.start.players, history=history,
-                transcript=transcript))
+            # shielded: the table has stopped (`finished`), and whoever waited for that may be
+            # cancelling this node already; the write takes milliseconds
+            with trio.CancelScope(shield=True):
+                await offload.run_sync(lambda: record_network(
+                    home, table_id=self.start.game_id.hex(), table_name=self.start.table_name,
+                    rules=self.start.rules, players=self.start.players, history=history,
+                    transcript=transcript))
         except (OSError, sqlite3.Error) as exc:
             log.warning("the history did not index %s: %s", transcript, exc)
 
