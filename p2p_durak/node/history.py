@@ -139,8 +139,10 @@ def records_of_table(*, table_id: str, table_name: str, rules: eng.RuleSet,
 
     A game is finished when its end-of-game deck audit is: the result is the engine's
     `GameOver`, unless the audit caught a liar, who then loses by forfeit (`Forfeited`, which
-    follows the `AuditFinished`: that result stands and is scored). A game that ended before
-    its audit did (a party vanished) is not finished, as the running node never records it.
+    follows the `AuditFinished`: that result stands and is scored). A game is finished, too,
+    when a party abandoned it (`Forfeited` "abandoned": every other party claimed it, it is the
+    durak, the table stops). A game that ended otherwise before its audit (the grace period's
+    verdict, with no result) is not finished, and the running node never records it either.
 
     `players`: the `Start`'s, in party order. `bots`: fingerprint → level of the bots this
     node knows of (its own bot peers; a table does not say which of the others are bots).
@@ -150,12 +152,12 @@ def records_of_table(*, table_id: str, table_name: str, rules: eng.RuleSet,
     out: list[GameRecord] = []
     seated: Seated | None = None
     result: tuple[tuple[int, ...], bool] | None = None  # the game's (durak, draw)
-    audited = False
+    settled = False  # audited, or forfeited: the result stands
     series: list[int] = []
 
     def finish() -> None:
         nonlocal series
-        if seated is None or result is None or not audited:
+        if seated is None or result is None or not settled:
             return
         seats = _seats(seated, players, bots, me)
         if len(series) != len(seats):
@@ -169,15 +171,15 @@ def records_of_table(*, table_id: str, table_name: str, rules: eng.RuleSet,
     for event in history:
         if isinstance(event, Seated):
             finish()
-            seated, result, audited = event, None, False
+            seated, result, settled = event, None, False
         elif isinstance(event, Moved):
             over = next((e for e in event.events if isinstance(e, E.GameOver)), None)
             if over is not None:
                 result = (over.durak, over.draw)
-        elif isinstance(event, AuditFinished):
-            audited = True
-        elif isinstance(event, Forfeited):
-            result = (event.result.durak, event.result.draw)
+        elif isinstance(event, AuditFinished | Forfeited):
+            settled = True
+            if isinstance(event, Forfeited):
+                result = (event.result.durak, event.result.draw)
     finish()
     return out
 

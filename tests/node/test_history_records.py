@@ -1,7 +1,8 @@
 """Which games of a networked table's history are finished, and with which result: the
 engine's `GameOver` once the end-of-game deck audit is done, or the forfeit that audit
 imposes on a liar (docs/rules.md, "Forfeits": the liar loses the game and that result is
-scored); a game whose audit never finished is not recorded."""
+scored), or the forfeit of a party that abandoned the game (every other party claimed it);
+a game that ended otherwise before its audit is not recorded."""
 
 from __future__ import annotations
 
@@ -52,3 +53,13 @@ def test_a_liar_caught_by_the_audit_is_the_durak_and_the_series_counts_it() -> N
 def test_a_game_whose_audit_never_finished_is_not_recorded() -> None:
     history = _game(1, AuditFinished(())) + _game(0)  # the table ended during game 2's audit
     assert [durak for _, durak, _ in _records(history)] == [(1,)]
+
+
+def test_a_party_that_abandoned_the_game_is_its_durak() -> None:
+    """Abandonment (issue #22): the others claimed the silent party, engine.forfeit makes it
+    the durak and the table stops — there is no deck audit, and no GameOver of play."""
+    forfeit = eng.Result((0,), False, 0, (1, 2, 0))
+    history = (_game(1, AuditFinished(()))
+               + [Seated((2, 0, 1), 0), Forfeited((0,), "abandoned", forfeit)])
+    assert [(durak, series) for _, durak, series in _records(history)] == [
+        ((1,), (0, 1, 0)), ((0,), (1, 1, 0))]
