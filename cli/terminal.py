@@ -9,6 +9,10 @@ Python's own idea of the encoding cannot tell: since PEP 538/540 it coerces a C 
 UTF-8 (and rewrites `LC_CTYPE` in `os.environ`), so `sys.stdout.encoding` says "utf-8" under
 `LANG=C` while the terminal shows `_` or `?` for every suit. Hence the environment is read as
 the process received it (`/proc/self/environ` on Linux).
+
+Windows has no locale variables: there the user's locale (`locale.getlocale()`, e.g.
+`Russian_Russia`) stands in for `LANG`, with UTF-8, as Python writes to the Windows console in
+UTF-16 whatever its code page (PEP 528). Set `LANG` to decide otherwise, or pass `--ascii`.
 """
 
 from __future__ import annotations
@@ -17,6 +21,7 @@ import argparse
 import codecs
 import locale
 import os
+import sys
 from collections.abc import Mapping
 from dataclasses import dataclass
 
@@ -27,13 +32,26 @@ NARROW_TERMS = ("linux", "vt100", "vt102", "vt220", "dumb")
 """Terminals whose fonts lack `♠ ▶ ★ …`: the Linux console (256 or 512 glyphs), old VTs."""
 
 
+LOCALE_VARIABLES = ("LC_ALL", "LC_MESSAGES", "LC_CTYPE", "LANG", "LANGUAGE")
+
+
+def with_windows_locale(env: Mapping[str, str], system: str = sys.platform,
+                        user_locale: str | None = None) -> Mapping[str, str]:
+    """On Windows without locale variables, `LANG` from the user's locale (see above)."""
+    if system != "win32" or any(env.get(name) for name in LOCALE_VARIABLES):
+        return env
+    name = (locale.getlocale()[0] if user_locale is None else user_locale) or ""
+    russian = name.lower().startswith(("ru", "russian"))
+    return {**env, "LANG": "ru_RU.UTF-8" if russian else "en_US.UTF-8"}
+
+
 def startup_environ() -> Mapping[str, str]:
     """The environment as this process was started with, before Python coerced the locale."""
     try:
         with open("/proc/self/environ", "rb") as file:
             raw = file.read()
     except OSError:
-        return os.environ
+        return with_windows_locale(os.environ)
     pairs = (item.split(b"=", 1) for item in raw.split(b"\0") if b"=" in item)
     return {name.decode(errors="surrogateescape"): value.decode(errors="surrogateescape")
             for name, value in pairs}

@@ -24,6 +24,7 @@ from p2p_durak.cli.terminal import (
     choose_terminal,
     detect_lang,
     terminal_encoding,
+    with_windows_locale,
 )
 from p2p_durak.node.discovery import FakeDiscoveryNetwork
 
@@ -268,3 +269,21 @@ def test_a_failed_join_reads_in_the_waiting_rooms_language() -> None:
     assert "за столом нет свободных мест" in russian
     assert "table is full" not in russian
     assert "table is full" in plain(render_waiting(snap, Look("en", False), 80, 24))
+
+
+@pytest.mark.parametrize(("user_locale", "lang"), [
+    ("Russian_Russia", "ru"), ("ru_RU", "ru"), ("English_United States", "en"), ("", "en"),
+])
+def test_windows_without_locale_variables_takes_the_users_locale(user_locale: str,
+                                                                 lang: str) -> None:
+    """Windows sets no LANG: the UI was English and ASCII there for everyone (issue #15)."""
+    env = with_windows_locale({"PATH": "C:\\Windows"}, "win32", user_locale)
+    choice = choose_terminal(None, None, env)
+    assert (choice.lang, choice.ascii_only, choice.cyrillic) == (lang, False, True)
+
+
+def test_locale_variables_win_on_windows_and_elsewhere_nothing_changes() -> None:
+    chosen = {"LANG": "C"}
+    assert with_windows_locale(chosen, "win32", "Russian_Russia") is chosen
+    assert with_windows_locale({}, "linux", "Russian_Russia") == {}
+    assert with_windows_locale({}, "darwin", "ru_RU") == {}
