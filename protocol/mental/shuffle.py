@@ -12,11 +12,12 @@ Haenni, Locher, Koenig, Dubuis, "Pseudo-code algorithms for verifiable re-encryp
   ``Π u_{π(i)} = Π u_j`` (so the committed matrix is a permutation);
 * one sigma protocol for the five linear relations plus the n chain links.
 
-Verification folds all 5 + n relations into one with weights hashed after the proof (a false
-relation survives with probability 1/ℓ), so every distinct point costs one scalar multiplication:
-8n + 7 variable-base and one fixed-base multiplication (7n + 8 when the input is the public
-initial deck, whose c1 are all G). The prover pays 4n variable-base and
-3n fixed-base multiplications.
+Verification folds all 5 + n relations into one with weights hashed after the whole proof,
+responses included (a false relation then survives with probability 1/ℓ; weights drawn before
+the responses let a prover choose responses that cancel it), so every distinct point costs one
+scalar multiplication: 8n + 7 variable-base and one fixed-base multiplication (7n + 8 when the
+input is the public initial deck, whose c1 are all G). The prover pays 4n variable-base and 3n
+fixed-base multiplications.
 """
 
 from __future__ import annotations
@@ -195,7 +196,8 @@ def _fold(
     proof: ShuffleProof,
 ) -> tuple[dict[bytes, int], int] | None:
     """The proof's 5 + n verification equations folded into one: {point: coefficient} whose
-    weighted sum must be the identity, and the proof's challenge. None if malformed."""
+    weighted sum must be the identity, and a scalar that binds the whole claim (statement,
+    proof, responses) for `verify_shuffles`' merge weights. None if malformed."""
     n = len(inputs)
     if n == 0 or len(outputs) != n:
         return None
@@ -210,6 +212,10 @@ def _fold(
     h, hs = _generators(n)
     t, u = _statement(ctx, key, inputs, outputs, proof.commitments)
     c = _absorb_proof(t, proof.chain, proof.t, proof.t_hat)
+    # The weights are drawn after the responses are bound: drawn before, they let a prover
+    # pick responses that cancel a false equation in the fold (issue #22, hole 1).
+    t.append(b"responses", b"".join(g.encode_scalar(k)
+                                    for k in proof.s + proof.s_hat + proof.s_prime))
     b1, b2, b3, b41, b42, *alpha = t.challenges(b"fold", n + _T_POINTS)
     s1, s2, s3, s4 = proof.s
     sp = proof.s_prime
@@ -246,17 +252,17 @@ def _fold(
         + sum(a * sh for a, sh in zip(alpha, proof.s_hat, strict=True)),
         g.GENERATOR,
     )
-    return coefficients, c
+    return coefficients, t.challenge(b"merge")
 
 
-def _is_identity(coefficients: dict[bytes, int]) -> bool:
+def _sum(coefficients: dict[bytes, int]) -> bytes:
     q = g.ORDER
-    g_coefficient = coefficients.pop(g.GENERATOR, 0)
-    folded = g.add(
-        g.lincomb([k % q for k in coefficients.values()], list(coefficients)),
+    g_coefficient = coefficients.get(g.GENERATOR, 0)
+    others = {p: k for p, k in coefficients.items() if p != g.GENERATOR}
+    return g.add(
+        g.lincomb([k % q for k in others.values()], list(others)),
         g.base_mul(g_coefficient % q),  # the fixed base is ~3x cheaper
     )
-    return folded == g.IDENTITY
 
 
 def verify_shuffle(
@@ -266,32 +272,40 @@ def verify_shuffle(
     outputs: Sequence[Ciphertext],
     proof: ShuffleProof,
 ) -> bool:
-    folded = _fold(ctx, key, inputs, outputs, proof)
-    return folded is not None and _is_identity(folded[0])
+    return verify_shuffles(key, [(ctx, inputs, outputs, proof)])
 
 
 ShuffleClaim = tuple[ProofContext, Sequence[Ciphertext], Sequence[Ciphertext], ShuffleProof]
 
 
-def verify_shuffles(key: bytes, claims: Sequence[ShuffleClaim]) -> bool:
-    """Verify several shuffles at once: true only if every one verifies (error 1/ℓ).
+def folded_equation(key: bytes, claims: Sequence[ShuffleClaim]) -> bytes | None:
+    """The claims' verification equations folded into one point (docs/protocol-deck.md D.6.5
+    step 5): the identity when every equation holds, anything else (but for probability 1/ℓ)
+    when one does not. None when a claim is malformed.
 
-    Each proof's folded equation gets one more weight, hashed from all the proofs' challenges,
-    and the sums are merged. Points the proofs share (the generators, and the deck one shuffler
-    outputs and the next takes as input) then cost one multiplication instead of one each, so
-    a chain of shuffles costs about a third less than verifying them one by one."""
+    Each proof's folded equation gets one more weight, hashed from every proof's whole claim
+    (statement, proof and responses: weights known before the responses are chosen would let
+    one proof's responses cancel another's false equation), and the sums are merged. Points
+    the proofs share (the generators, and the deck one shuffler outputs and the next takes as
+    input) then cost one multiplication instead of one each, so a chain of shuffles costs
+    about a third less than verifying them one by one."""
     folds = []
     t = Transcript("shuffle-batch")
     for ctx, inputs, outputs, proof in claims:
         folded = _fold(ctx, key, inputs, outputs, proof)
         if folded is None:
-            return False
+            return None
         folds.append(folded[0])
-        t.append(b"proof", ctx.game_id + ctx.step.encode() + g.encode_scalar(folded[1]))
+        t.append(b"proof", g.encode_scalar(folded[1]))
     if len(folds) == 1:
-        return _is_identity(folds[0])
+        return _sum(folds[0])
     merged: dict[bytes, int] = {}
     for weight, coefficients in zip(t.challenges(b"weights", len(folds)), folds, strict=True):
         for point, k in coefficients.items():
             merged[point] = merged.get(point, 0) + weight * k
-    return _is_identity(merged)
+    return _sum(merged)
+
+
+def verify_shuffles(key: bytes, claims: Sequence[ShuffleClaim]) -> bool:
+    """Verify several shuffles at once: true only if every one verifies (error 1/ℓ)."""
+    return folded_equation(key, claims) == g.IDENTITY

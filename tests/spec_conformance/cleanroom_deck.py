@@ -226,13 +226,16 @@ def parse(message: Value) -> DeckMsg:
 
 
 class Transcript:
-    def __init__(self, kind: str, game_id: bytes, step: str, seat: int) -> None:
+    def __init__(self, kind: str, game_id: bytes | None, step: str = "", seat: int = 0) -> None:
+        """A proof's transcript (D.5 steps 1–5); `game_id` None: only steps 1–2 (the
+        verifier's `shuffle-batch`, D.6.5 step 5)."""
         self.h = hashlib.sha512()
         self.append(b"protocol", b"p2p-durak/mental-poker/v1")
         self.append(b"kind", kind.encode())
-        self.append(b"game", game_id)
-        self.append(b"step", step.encode())
-        self.append(b"seat", seat.to_bytes(4, "big", signed=True))
+        if game_id is not None:
+            self.append(b"game", game_id)
+            self.append(b"step", step.encode())
+            self.append(b"seat", seat.to_bytes(4, "big", signed=True))
 
     def append(self, label: bytes, data: bytes) -> None:
         self.h.update(len(label).to_bytes(2, "big") + label + len(data).to_bytes(4, "big") + data)
@@ -293,10 +296,10 @@ def verify_rerandomize(ctx: tuple[bytes, str, int], joint: bytes, d1: Sequence[b
 Ciphertext = tuple[bytes, bytes]
 
 
-def shuffle_challenge(ctx: tuple[bytes, str, int], joint: bytes, inputs: Sequence[Ciphertext],
-                      outputs: Sequence[Ciphertext],
-                      proof: ShuffleProofParts) -> tuple[list[int], int]:
-    """D.6.5 steps 1–3: the challenges u_1 … u_n and c."""
+def _shuffle_transcript(ctx: tuple[bytes, str, int], joint: bytes, inputs: Sequence[Ciphertext],
+                        outputs: Sequence[Ciphertext],
+                        proof: ShuffleProofParts) -> tuple[Transcript, list[int], int]:
+    """D.6.5 steps 1–3: the transcript after them, the challenges u_1 … u_n and c."""
     t = Transcript("shuffle", *ctx)
     t.append(b"key", joint)
     t.append(b"inputs", b"".join(c1 + c2 for c1, c2 in inputs))
@@ -306,12 +309,21 @@ def shuffle_challenge(ctx: tuple[bytes, str, int], joint: bytes, inputs: Sequenc
     t.append(b"chain", b"".join(proof.chain))
     t.append(b"t", b"".join(proof.t))
     t.append(b"t-hat", b"".join(proof.t_hat))
-    return u, t.challenge(b"c")
+    return t, u, t.challenge(b"c")
 
 
-def shuffle_equations(ctx: tuple[bytes, str, int], joint: bytes, inputs: Sequence[Ciphertext],
-                      outputs: Sequence[Ciphertext], proof: ShuffleProofParts) -> list[bool]:
-    """D.6.5 step 4: whether each of the 5 + n equations holds, unfolded."""
+def shuffle_challenge(ctx: tuple[bytes, str, int], joint: bytes, inputs: Sequence[Ciphertext],
+                      outputs: Sequence[Ciphertext],
+                      proof: ShuffleProofParts) -> tuple[list[int], int]:
+    """D.6.5 steps 1–3: the challenges u_1 … u_n and c."""
+    _, u, c = _shuffle_transcript(ctx, joint, inputs, outputs, proof)
+    return u, c
+
+
+def shuffle_residuals(ctx: tuple[bytes, str, int], joint: bytes, inputs: Sequence[Ciphertext],
+                      outputs: Sequence[Ciphertext], proof: ShuffleProofParts) -> list[bytes]:
+    """D.6.5 step 4, each of the 5 + n equations as right side − left side (the identity
+    when it holds)."""
     n = len(inputs)
     u, c = shuffle_challenge(ctx, joint, inputs, outputs, proof)
     h, hs = shuffle_generators(n)
@@ -321,21 +333,53 @@ def shuffle_equations(ctx: tuple[bytes, str, int], joint: bytes, inputs: Sequenc
     for uj in u:
         product = product * uj % ORDER
     t1, t2, t3, t41, t42 = proof.t
-    checks = [
-        t1 == sub(mul(s1, G), mul(c, sub(total(proof.commitments), total(hs)))),
-        t2 == sub(mul(s2, G), mul(c, sub(chain[-1], mul(product, h)))),
-        t3 == sub(add(mul(s3, G), combination(sp, hs)),
-                  mul(c, combination(u, proof.commitments))),
-        t41 == sub(sub(combination(sp, [e[0] for e in outputs]), mul(s4, G)),
-                   mul(c, combination(u, [e[0] for e in inputs]))),
-        t42 == sub(sub(combination(sp, [e[1] for e in outputs]), mul(s4, joint)),
-                   mul(c, combination(u, [e[1] for e in inputs]))),
+    out = [
+        sub(sub(mul(s1, G), mul(c, sub(total(proof.commitments), total(hs)))), t1),
+        sub(sub(mul(s2, G), mul(c, sub(chain[-1], mul(product, h)))), t2),
+        sub(sub(add(mul(s3, G), combination(sp, hs)),
+                mul(c, combination(u, proof.commitments))), t3),
+        sub(sub(sub(combination(sp, [e[0] for e in outputs]), mul(s4, G)),
+                mul(c, combination(u, [e[0] for e in inputs]))), t41),
+        sub(sub(sub(combination(sp, [e[1] for e in outputs]), mul(s4, joint)),
+                mul(c, combination(u, [e[1] for e in inputs]))), t42),
     ]
     for i in range(n):
         previous = h if i == 0 else chain[i - 1]
-        checks.append(proof.t_hat[i] == sub(add(mul(proof.s_hat[i], G), mul(sp[i], previous)),
-                                            mul(c, chain[i])))
-    return checks
+        out.append(sub(sub(add(mul(proof.s_hat[i], G), mul(sp[i], previous)),
+                           mul(c, chain[i])), proof.t_hat[i]))
+    return out
+
+
+def shuffle_equations(ctx: tuple[bytes, str, int], joint: bytes, inputs: Sequence[Ciphertext],
+                      outputs: Sequence[Ciphertext], proof: ShuffleProofParts) -> list[bool]:
+    """D.6.5 step 4: whether each of the 5 + n equations holds, unfolded."""
+    return [r == IDENTITY for r in shuffle_residuals(ctx, joint, inputs, outputs, proof)]
+
+
+ShuffleClaim = tuple[tuple[bytes, str, int], Sequence[Ciphertext], Sequence[Ciphertext],
+                     ShuffleProofParts]
+
+
+def shuffle_fold(joint: bytes, claim: ShuffleClaim) -> tuple[bytes, int]:
+    """D.6.5 step 5: the claim's folded equation (Σ weight · residual) and its binding d."""
+    ctx, inputs, outputs, proof = claim
+    t, _, _ = _shuffle_transcript(ctx, joint, inputs, outputs, proof)
+    t.append(b"responses", b"".join(k.to_bytes(32, "little")
+                                    for k in [*proof.s, *proof.s_hat, *proof.s_prime]))
+    weights = t.challenges(b"fold", len(inputs) + 5)
+    folded = combination(weights, shuffle_residuals(ctx, joint, inputs, outputs, proof))
+    return folded, t.challenge(b"merge")
+
+
+def shuffles_merged(joint: bytes, claims: Sequence[ShuffleClaim]) -> bytes:
+    """D.6.5 step 5: several claims' folded equations merged into one point."""
+    folds = [shuffle_fold(joint, claim) for claim in claims]
+    if len(folds) == 1:
+        return folds[0][0]
+    t = Transcript("shuffle-batch", None)
+    for _, binding in folds:
+        t.append(b"proof", binding.to_bytes(32, "little"))
+    return combination(t.challenges(b"weights", len(folds)), [f for f, _ in folds])
 
 
 # ---- D.7 commitments and coins -------------------------------------------------------------
@@ -562,12 +606,17 @@ class DeckReplay:
             self.slots = [(G, add(self.card_points[card], self.joint)) for card in self.initial]
         assert len(deck) == len(self.slots), "this replay knows only whole-deck shuffles"
         at = 0
+        claims: list[ShuffleClaim] = []
         for index, (size, proof) in enumerate(zip(blocks, proofs, strict=True)):
             step = m.step if m.kind == "shuffle" else f"{m.step}#block{index}"
-            assert all(shuffle_equations((m.game_id, step, m.seat), self.joint,
-                                         self.slots[at:at + size], deck[at:at + size], proof)), \
+            claim = ((m.game_id, step, m.seat), self.slots[at:at + size], deck[at:at + size],
+                     proof)
+            assert all(shuffle_equations(claim[0], self.joint, *claim[1:])), \
                 f"seat {m.seat}'s shuffle, block {index}"
+            claims.append(claim)
             at += size
+        # the folded check (D.6.5 step 5) agrees: the equations hold, so the fold is zero
+        assert shuffles_merged(self.joint, claims) == IDENTITY, f"seat {m.seat}'s folded check"
         self.slots = list(deck)
 
     def audit(self) -> list[int]:

@@ -12,10 +12,13 @@ from dataclasses import replace
 import pytest
 
 from .cleanroom_deck import (
+    IDENTITY,
+    ORDER,
     DeckFormatError,
     DeckMsg,
     DeckReplay,
     G,
+    ShuffleClaim,
     ShuffleProofParts,
     add,
     card_point,
@@ -25,6 +28,7 @@ from .cleanroom_deck import (
     random_below,
     random_permutation,
     shuffle_equations,
+    shuffles_merged,
     sub,
     total,
     verify_key,
@@ -452,3 +456,42 @@ def test_every_game_of_a_recorded_series_has_a_deck_of_its_own() -> None:
     assert verify_tokens((decks[1].game_id, reveal.step, reveal.seat), key, bases, points_, proof)
     assert not verify_tokens((decks[0].game_id, reveal.step, reveal.seat), key, bases, points_,
                              proof)
+
+
+def test_the_folded_shuffle_check_of_d65_step_5_is_the_reference_one() -> None:
+    """The spec's fold and merge weights (drawn after the responses) are the reference's: for
+    false proofs — one response nudged in each of two shuffles — the spec's folded point and
+    the reference's `folded_equation` are the same point, and it is not the identity."""
+    from p2p_durak.protocol.mental.elgamal import Ciphertext
+    from p2p_durak.protocol.mental.shuffle import ShuffleProof, folded_equation
+    from p2p_durak.protocol.mental.transcript import ProofContext
+
+    log = recorded_log()
+    joint = total(list(keys(log).values()))
+    first, second = deck_messages(log, "shuffle")[:2]
+    outputs1, proof1 = first.fields["deck"], first.fields["proof"]
+    outputs2, proof2 = second.fields["deck"], second.fields["proof"]
+    assert isinstance(outputs1, list)
+    assert isinstance(outputs2, list)
+    assert isinstance(proof1, ShuffleProofParts)
+    assert isinstance(proof2, ShuffleProofParts)
+    inputs = [(G, add(card_point(i), joint)) for i in range(len(outputs1))]
+    nudged1 = replace(proof1, s_hat=[(proof1.s_hat[0] + 1) % ORDER, *proof1.s_hat[1:]])
+    nudged2 = replace(proof2, s_prime=[*proof2.s_prime[:-1], (proof2.s_prime[-1] + 5) % ORDER])
+    claims = [((GAME, "shuffle", first.seat), inputs, outputs1, nudged1),
+              ((GAME, "shuffle", second.seat), outputs1, outputs2, nudged2)]
+
+    def reference(claim: ShuffleClaim) -> tuple[ProofContext, list[Ciphertext],
+                                                 list[Ciphertext], ShuffleProof]:
+        (game, step, seat), ins, outs, p = claim
+        proof = ShuffleProof(tuple(p.commitments), tuple(p.chain), tuple(p.t), tuple(p.t_hat),
+                             tuple(p.s), tuple(p.s_hat), tuple(p.s_prime))
+        return (ProofContext(game, step, seat), [Ciphertext(*e) for e in ins],
+                [Ciphertext(*e) for e in outs], proof)
+
+    for chosen in ([claims[0]], [claims[1]], claims):
+        spec = shuffles_merged(joint, chosen)
+        assert spec != IDENTITY
+        assert spec == folded_equation(joint, [reference(c) for c in chosen])
+    honest = [((GAME, "shuffle", first.seat), inputs, outputs1, proof1)]
+    assert shuffles_merged(joint, honest) == IDENTITY
