@@ -2,9 +2,10 @@
 
 Points travel and rest as their canonical 32-byte encodings; scalars are Python ints modulo
 ``ORDER``. Every point that comes from a peer goes through :func:`decode_point`, which rejects
-non-canonical encodings and the identity: libsodium's ``add`` silently maps an invalid input to
-the identity, so an unchecked point would turn a forged message into a wrong answer instead of
-an error. See docs/decisions/0002-group-library.md for why rbcl.
+non-canonical encodings (also the ones libsodium's decoder accepts) and the identity:
+libsodium's ``add`` silently maps an invalid input to the identity, so an unchecked point would
+turn a forged message into a wrong answer instead of an error. See
+docs/decisions/0002-group-library.md for why rbcl.
 """
 
 from __future__ import annotations
@@ -82,20 +83,36 @@ def lincomb(scalars: Sequence[int], points: Sequence[bytes]) -> bytes:
     return IDENTITY if acc is None else acc
 
 
+def point_problem(data: object) -> str | None:
+    """Why `data` is not the canonical encoding of a non-identity element; None if it is.
+
+    libsodium's decoder (rbcl 1.1.2 bundles one) ignores bit 255, so G with that bit set
+    decodes as G and ``00…0080`` as the identity; RFC 9496 §4.3.1 refuses both. Such a
+    second spelling would let a check that compares bytes (a copied key, a known card) be
+    sidestepped, so the top bit is refused, and what libsodium decodes must re-encode to
+    exactly the bytes received (adding the identity re-encodes)."""
+    if not isinstance(data, bytes) or len(data) != POINT_BYTES:
+        return f"a ristretto255 point is {POINT_BYTES} bytes"
+    if data[-1] & 0x80:
+        return "non-canonical ristretto255 encoding (bit 255 set)"
+    if data == IDENTITY:
+        return "the ristretto255 identity is not allowed"
+    if not _valid(data) or _add(data, IDENTITY) != data:
+        return "not a canonical ristretto255 encoding"
+    return None
+
+
 def is_point(data: object) -> bool:
     """True for a canonical encoding of a non-identity group element."""
-    return (
-        isinstance(data, bytes)
-        and len(data) == POINT_BYTES
-        and data != IDENTITY
-        and bool(_valid(data))
-    )
+    return point_problem(data) is None
 
 
 def decode_point(data: object) -> bytes:
-    """Validate a peer's point; raise ValueError on anything but a non-identity group element."""
-    if not is_point(data):
-        raise ValueError("not a canonical non-identity ristretto255 element")
+    """Validate a peer's point; raise ValueError (saying why) on anything but the canonical
+    encoding of a non-identity group element."""
+    problem = point_problem(data)
+    if problem is not None:
+        raise ValueError(problem)
     assert isinstance(data, bytes)
     return data
 
@@ -104,7 +121,12 @@ def decode_points(data: object, count: int) -> tuple[bytes, ...]:
     """Split a concatenation of exactly ``count`` points and validate each."""
     if not isinstance(data, bytes) or len(data) != count * POINT_BYTES:
         raise ValueError(f"expected {count} points ({count * POINT_BYTES} bytes)")
-    return tuple(decode_point(data[i : i + POINT_BYTES]) for i in range(0, len(data), POINT_BYTES))
+    points = tuple(data[i : i + POINT_BYTES] for i in range(0, len(data), POINT_BYTES))
+    for index, point in enumerate(points):
+        problem = point_problem(point)
+        if problem is not None:
+            raise ValueError(f"point {index + 1} of {count}: {problem}")
+    return points
 
 
 def encode_scalar(k: int) -> bytes:

@@ -81,7 +81,9 @@ def points(data: Value, count: int, what: str) -> list[bytes]:
         raise DeckFormatError(f"{what}: {count} points are {32 * count} bytes")
     out = [data[i:i + 32] for i in range(0, len(data), 32)]
     for point in out:
-        if point == IDENTITY or not rbcl.crypto_core_ristretto255_is_valid_point(point):
+        # D.1: bit 255 set is not canonical, though libsodium 1.0.18's validity check ignores it
+        if (point == IDENTITY or point[31] & 0x80
+                or not rbcl.crypto_core_ristretto255_is_valid_point(point)):
             raise DeckFormatError(f"{what}: not a canonical non-identity element")
     return out
 

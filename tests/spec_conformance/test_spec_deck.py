@@ -89,12 +89,14 @@ def test_the_golden_key_reveal_carries_a_schnorr_proof_of_d6_1() -> None:
                           [proof[0], (proof[1] + 1)])
 
 
-@pytest.mark.parametrize("mutation", ["trailing", "non-canonical scalar", "identity", "count"])
+@pytest.mark.parametrize("mutation", ["trailing", "non-canonical scalar", "identity", "count",
+                                      "bit 255", "identity with bit 255"])
 def test_d4_refuses_what_it_says_it_refuses(mutation: str) -> None:
     value = read(DECK["key-reveal"])
     assert isinstance(value, tuple)
     kind, game, step, seat, pk, proof = value
     assert isinstance(proof, bytes)
+    assert isinstance(pk, bytes)
     bad: tuple[object, ...] = {
         "trailing": (kind, game, step, seat, pk, proof, b""),
         "non-canonical scalar": (kind, game, step, seat, pk, proof[:32] + (
@@ -102,6 +104,8 @@ def test_d4_refuses_what_it_says_it_refuses(mutation: str) -> None:
              + 27742317777372353535851937790883648493).to_bytes(32, "little"))),
         "identity": (kind, game, step, seat, bytes(32), proof),
         "count": (kind, game, step, seat, pk, proof[:32]),
+        "bit 255": (kind, game, step, seat, pk[:31] + bytes([pk[31] | 0x80]), proof),
+        "identity with bit 255": (kind, game, step, seat, bytes(31) + b"\x80", proof),
     }[mutation]
     with pytest.raises(DeckFormatError):
         parse(bad)  # type: ignore[arg-type]
