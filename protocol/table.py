@@ -39,6 +39,12 @@ Intent payload (the `Intent.action` bytes, canonical msgpack):
                                                      its leave: the deck's leave step, its tokens
                                                      on every card still closed, which opens its
                                                      own hand
+    [5, tokens bytes]                                a card of the author's hand opens to no
+                                                     card (a false shuffle): its token on that
+                                                     slot (step "broken:<slot>"), which opens it
+                                                     to all; refused if it opens to a card. The
+                                                     game then ends with the audit, which names
+                                                     the false shuffle's author
 (a deck message's bytes are the canonical encoding of its own wire form)
 """
 
@@ -95,6 +101,7 @@ ANNOUNCE = 2
 NEXT_GAME = 3
 VOTE_TIMED_OUT = "timeout"  # [NEXT_GAME, false, "timeout"]: the node stopped for its player
 LEAVE = 4
+BROKEN = 5
 
 
 def _lists(value: object) -> object:
@@ -193,6 +200,21 @@ class Forfeited:
 
 
 @dataclass(frozen=True, slots=True)
+class DeckBroken:
+    """A slot opened to a point that is no card: party `shuffler`'s shuffle (deck step `step`)
+    output it, though every token on it was proven. `public`: a reveal to all found it (every
+    node, at the same entry; the game then ends with the audit, which names the false shuffle);
+    otherwise only this party, its viewer, did, and its node shows the slot to all
+    (`[5, tokens]`), which makes it public."""
+
+    slot: int
+    shuffler: int | None
+    step: str
+    reason: str
+    public: bool
+
+
+@dataclass(frozen=True, slots=True)
 class SeriesScore:
     """The series so far, per engine seat (the seats stay the same from game to game): games
     played, how often each seat was the durak, the epaulettes hung on it, and a scored game's
@@ -251,7 +273,8 @@ class PartyLeft:
     party: int
 
 
-TableEvent = (Seated | Moved | CardsLearned | HandSeen | AuditFinished | Forfeited | NextGame
+TableEvent = (Seated | Moved | CardsLearned | HandSeen | AuditFinished | Forfeited
+              | DeckBroken | NextGame
               | SeriesOver | LeaveAnnounced | PartyLeft)
 
 
@@ -471,6 +494,11 @@ class TableMachine:
     audit: AuditFinished | None = None
     # (party, step, why) of each committed shuffle the folded check found false and undid
     undone: tuple[tuple[int, str, str], ...] = ()
+    # slots of this game that opened to no card (a viewer's own: only its node knows), and
+    # the first public one, which ends the game with the audit
+    deck_faults: tuple[DeckBroken, ...] = ()
+    deck_broken: DeckBroken | None = None
+    _broken_made: dict[int, bytes] = field(default_factory=dict)  # this party's claims, made
     digest: bytes = b"\x00" * 32  # running hash of every applied intent: the deck's history
     history: tuple[TableEvent, ...] = ()  # everything that happened, for the node to report
     _step_counter: int = 0
@@ -625,6 +653,63 @@ class TableMachine:
                               "forged")
         return msg
 
+    def check_broken(self, party: int, raw: tuple[object, ...]) -> Tokens:
+        """A well-formed claim by `party` that a card of its hand opens to no card: its tokens
+        for that one slot of its own view, in the slot's `broken:<slot>` step, while no deck
+        step is open (their proof is checked when the claim is applied); else TableReject."""
+        if not self._broken_may_come():
+            raise TableReject(party, "no broken card can be shown now", "wrong-phase")
+        if len(raw) != 2:
+            raise TableReject(party, "a broken card is [5, tokens]", "malformed")
+        try:
+            msg = deck_message(raw[1])
+        except (DeckError, ValueError, TypeError, ProtocolError) as exc:
+            raise TableReject(party, f"malformed tokens: {exc}", "malformed") from exc
+        if not isinstance(msg, Tokens) or msg.seat != party or len(msg.slots) != 1:
+            raise TableReject(party, "a broken card carries its own tokens for one slot",
+                              "forged")
+        slot = msg.slots[0]
+        if not 0 <= slot < self.n_cards or msg.step != f"broken:{slot}" \
+                or msg.step in self.deck.finished_steps:
+            raise TableReject(party, f"tokens for another step than broken:{slot}", "forged")
+        seat = self.seat_of_party[party]
+        if slot not in self.hand_slots.get(seat, ()) or self.deck.slots[slot].card is not None:
+            raise TableReject(party, f"slot {slot} is no closed card of its hand", "forged")
+        return msg
+
+    def _apply_broken(self, party: int, raw: tuple[object, ...]) -> list[TableEvent]:
+        """The claim opens the slot to all with the author's proven token: a point that is no
+        card ends the game (`_slot_broken`); a card means the claim was false."""
+        tokens = self.check_broken(party, raw)
+        slot = tokens.slots[0]
+        try:
+            deck_events = self.deck.begin(RevealOp(tokens.step, (slot,), by=party))
+            deck_events += self.deck.receive(tokens)
+        except DeckError as exc:
+            raise TableReject(party, str(exc), "bad-proof") from exc
+        if not any(isinstance(ev, dev.SlotBroken) for ev in deck_events):
+            raise TableReject(party, f"slot {slot} opens to a card", "forged")
+        return self._after_deck(deck_events)
+
+    def _broken_may_come(self) -> bool:
+        return (self.state is not None and self.deck.pending_op() is None
+                and self.deck_broken is None and self.audit is None)
+
+    def broken_claim(self) -> bytes | None:
+        """This party's claim that a card of its hand opens to no card, when it holds one and
+        the claim may come now (`owed` offers it, so the node sends it as it sends a deck
+        step). Made once per slot, like a deck message."""
+        private = [f for f in self.deck_faults if not f.public
+                   and f.slot in self.hand_slots.get(self.my_seat, ())]
+        if not private or self.party < 0 or not self._broken_may_come():
+            return None
+        slot = private[0].slot
+        made = self._broken_made.get(slot)
+        if made is None:
+            tokens = self.deck.opening_tokens(f"broken:{slot}", slot)
+            made = self._broken_made[slot] = codec.encode((BROKEN, _deck_bytes(tokens)))
+        return made
+
     def announce_leave(self) -> bytes:
         """This party's announcement that it leaves the table (the leave itself comes between
         bouts), as an intent payload."""
@@ -680,7 +765,7 @@ class TableMachine:
     def waiting_for(self) -> tuple[int, ...]:
         """Parties that must act before the game can go on (for "waiting for X")."""
         due = self.deck_due() or self.vote_due() or self._leave_due_tuple()
-        if due or self.state is None:
+        if due or self.state is None or self.deck_broken is not None:
             return due
         if self._suit_due:
             return (self._announcer(),)
@@ -710,7 +795,7 @@ class TableMachine:
         if msg is None:
             if self._suit_due and self.party == self._announcer():
                 return codec.encode((ANNOUNCE, self._seen_bottom_suit()))
-            return None
+            return self.broken_claim()
         return codec.encode((DECK_STEP, _deck_bytes(msg)))
 
     def _announcer(self) -> int:
@@ -722,9 +807,10 @@ class TableMachine:
         return self.state.game.suit[self.deck.seen[self.stock_slots[-1]]]
 
     def legal(self) -> tuple[eng.Action, ...]:
-        """This party's legal moves now (none while a deck step is open, or a leave is due)."""
+        """This party's legal moves now (none while a deck step is open, or a leave is due, or
+        once a broken card has ended the game)."""
         if self.state is None or self.deck.pending_op() is not None \
-                or self.leave_due() is not None:
+                or self.leave_due() is not None or self.deck_broken is not None:
             return ()
         legal = eng.legal_actions(self.state, self.my_seat)
         if self._controls_dummy(self.party):  # с болваном: the dummy's throw-ins and passes
@@ -805,10 +891,12 @@ class TableMachine:
         except ProtocolError as exc:
             raise TableReject(party, f"undecodable intent: {exc}", "malformed") from exc
         if not (isinstance(raw, tuple) and raw
-                and raw[0] in (DECK_STEP, MOVE, ANNOUNCE, NEXT_GAME, LEAVE)):
+                and raw[0] in (DECK_STEP, MOVE, ANNOUNCE, NEXT_GAME, LEAVE, BROKEN)):
             raise TableReject(party, "unknown intent kind", "malformed")
         if raw[0] == DECK_STEP:
             events = self._apply_deck(party, raw)
+        elif raw[0] == BROKEN:
+            events = self._apply_broken(party, raw)
         elif raw[0] == ANNOUNCE:
             events = self._apply_announce(party, raw)
         elif raw[0] == NEXT_GAME:
@@ -902,6 +990,7 @@ class TableMachine:
         self.hidden_slot = self.trump_slot = -1
         self.claims, self.lead_checks = [], []
         self.audit = None
+        self.deck_faults, self.deck_broken, self._broken_made = (), None, {}
         self._step_counter = 0
         self._pending_chance = ""
         self._suit_due = False
@@ -974,7 +1063,8 @@ class TableMachine:
         return out
 
     def _apply_move(self, party: int, raw: tuple[object, ...]) -> list[TableEvent]:
-        if self.state is None or self.deck.pending_op() is not None:
+        if self.state is None or self.deck.pending_op() is not None \
+                or self.deck_broken is not None:
             raise TableReject(party, "no move is possible while the deck is busy", "wrong-phase")
         if len(raw) != 3 or not isinstance(raw[2], tuple):
             raise TableReject(party, "a move is [1, action, openings]", "malformed")
@@ -1241,12 +1331,19 @@ class TableMachine:
                 out += self._engine(A.announce_suit(self.state.game.suit[ev.candidates[0]]))
             elif isinstance(ev, ShuffleUndone):
                 self.undone += ((ev.seat, ev.step, ev.reason),)
+            elif isinstance(ev, dev.SlotBroken):
+                out += self._slot_broken(ev)
             elif isinstance(ev, dev.AuditDone):
                 self.audit = self._check_claims(ev.cards)
+                if ev.false_shuffle is not None:
+                    self.audit = AuditFinished((self._false_shuffler(ev.false_shuffle),
+                                                *self.audit.cheaters))
                 assert self.state is not None
-                assert self.state.result is not None
                 out.append(self.audit)
                 out += self._forfeit_for_cheating(self.audit)
+                if self.state.result is None:  # a broken deck, and nobody could be named
+                    self.series_over = True
+                    continue
                 self.score = self.score.add(self.state.result, self.n_seats)
                 if self.left:  # the series needs everyone who began it
                     self.series_over = True
@@ -1254,6 +1351,19 @@ class TableMachine:
             elif isinstance(ev, dev.StepDone) and self.state is not None:
                 out += self._next_chance()
         return out
+
+    def _slot_broken(self, ev: dev.SlotBroken) -> list[TableEvent]:
+        """A slot opened to a point that is no card. Its shuffler is named, never the party
+        whose (proven) tokens opened it. Seen privately by its viewer: noted, and the viewer
+        shows it to all as soon as the deck is idle (`broken_claim`); opened to all: the game
+        cannot go on and is audited at once, the audit opening every shuffle to name the false
+        one."""
+        error = ev.error
+        fault = DeckBroken(ev.slot, error.seat, error.step, error.reason, ev.public)
+        self.deck_faults += (fault,)
+        if ev.public and self.deck_broken is None:
+            self.deck_broken = fault
+        return [fault]
 
     def _seat(self, seed: bytes) -> list[TableEvent]:
         n = self.n_parties
@@ -1586,6 +1696,10 @@ class TableMachine:
         assert state is not None
         if self.deck.pending_op() is not None:
             return []
+        if self.deck_broken is not None:
+            # a public card opened to no card: the game cannot go on; every key is published
+            # at once (nothing is left to hide) and the audit names the false shuffle
+            return [] if "audit" in self.deck.finished_steps else self._begin(AuditOp("audit"))
         due = self._remask_due()
         if due:
             return self._remask(due[0])
@@ -1749,18 +1863,29 @@ class TableMachine:
         """A seat the audit caught lying loses the game (with teams, its team): the claim
         decided who led first, so the play that followed cannot stand as it went. Every node
         reaches this from the same committed keys, so the result and the series score change
-        the same way everywhere."""
+        the same way everywhere. (The author of a false shuffle is such a seat too: a game a
+        broken card ended is his forfeit; −1, a false shuffle nobody could be named for,
+        forfeits nobody.)"""
         assert self.state is not None
-        seats = tuple(sorted({seat for seat, _ in audit.cheaters}))
+        seats = tuple(sorted({seat for seat, _ in audit.cheaters if seat >= 0}))
         if not seats:
             return []
         self.state = eng.forfeit(self.state, seats)
         assert self.state.result is not None
         return [Forfeited(seats, "cheated", self.state.result)]
 
+    def _false_shuffler(self, false_shuffle: DeckError) -> tuple[int, str]:
+        """The audit's entry for the author of the false shuffle the deck's audit found: its
+        engine seat (−1 if none could be named) and what was false."""
+        party = false_shuffle.seat
+        seat = -1 if party is None or not self.seat_of_party else self.seat_of_party[party]
+        return seat, f"deck step {false_shuffle.step!r}: {false_shuffle.reason}"
+
     def _check_claims(self, cards: Sequence[int]) -> AuditFinished:
         """With every key public, check what the engine had to take on trust: that each lowest-
-        trump claim was the claimant's lowest trump, and that "no trump" was true."""
+        trump claim was the claimant's lowest trump, and that "no trump" was true. A slot that
+        opens to no card (`NO_CARD`) does not stop the audit: the claims are checked on the
+        other cards."""
         assert self.state is not None
         game = self.state.game
         cheaters: list[tuple[int, str]] = []
@@ -1770,7 +1895,8 @@ class TableMachine:
             then = [self._card_then(s, cards) for s in claim.slots]
             if None in then:
                 continue  # its claimant left after his hand was re-masked: not checkable
-            held = [c for c in then if c is not None and c not in claim.shown_before]
+            held = [c for c in then
+                    if c is not None and c != dev.NO_CARD and c not in claim.shown_before]
             trump_cards = game.trump_mask(claim.trump)
             if claim.jokers:
                 trump_cards = sum(1 << c for c in held if game.deck.faces[c].kind in JOKERS)
@@ -1789,6 +1915,7 @@ class TableMachine:
                                  if any_card or claim.lowest
                                  else "showed a trump that was not the lowest"))
         for seat, led, slots in self.lead_checks:
-            if game.rank[led] != max(game.rank[cards[s]] for s in slots):
+            known = [cards[s] for s in slots if cards[s] != dev.NO_CARD]
+            if known and game.rank[led] != max(game.rank[c] for c in known):
                 cheaters.append((seat, "led a card below the highest rank in hand"))
         return AuditFinished(tuple(cheaters))

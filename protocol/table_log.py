@@ -18,6 +18,7 @@ from p2p_durak.protocol.mental.errors import DeckError
 from p2p_durak.protocol.messages import Intent, RejectCode
 from p2p_durak.protocol.table import (
     ANNOUNCE,
+    BROKEN,
     DECK_STEP,
     LEAVE,
     MOVE,
@@ -63,14 +64,16 @@ class TableLogMachine:
         except ProtocolError as exc:
             raise MachineReject(RejectCode.MALFORMED, f"undecodable intent: {exc}") from exc
         if not (isinstance(raw, tuple) and len(raw) >= 2
-                and raw[0] in (DECK_STEP, MOVE, ANNOUNCE, NEXT_GAME, LEAVE)):
+                and raw[0] in (DECK_STEP, MOVE, ANNOUNCE, NEXT_GAME, LEAVE, BROKEN)):
             raise MachineReject(RejectCode.MALFORMED, "unknown intent kind")
-        if raw[0] in (ANNOUNCE, NEXT_GAME, LEAVE):
+        if raw[0] in (ANNOUNCE, NEXT_GAME, LEAVE, BROKEN):
             try:
                 if raw[0] == ANNOUNCE:
                     state.check_announce(seat, raw)
                 elif raw[0] == NEXT_GAME:
                     state.check_vote(seat, raw)
+                elif raw[0] == BROKEN:
+                    state.check_broken(seat, raw)
                 else:
                     state.check_leave(seat, raw)
             except TableReject as exc:

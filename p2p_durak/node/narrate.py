@@ -17,6 +17,7 @@ from p2p_durak.node.event_lines import EventLines
 from p2p_durak.protocol.table import (
     AuditFinished,
     CardsLearned,
+    DeckBroken,
     Forfeited,
     HandSeen,
     LeaveAnnounced,
@@ -75,6 +76,16 @@ class Narrator:
                     for s, why in event.cheaters]
         if isinstance(event, Forfeited):
             return [self.forfeit(event)]
+        if isinstance(event, DeckBroken):
+            who = "?" if event.shuffler is None else party_names[event.shuffler]
+            end = _t(lang, "the game ends with the audit" if event.public
+                     else "the audit at the end will check every shuffle",
+                     "игра заканчивается проверкой колоды" if event.public
+                     else "проверка в конце игры откроет все тасовки")
+            return [_t(lang, f"slot {event.slot} opened to no card: {who}'s shuffle put it "
+                       f"there; {end}",
+                       f"ячейка {event.slot} открылась не картой: её выдала тасовка {who}; "
+                       f"{end}")]
         if isinstance(event, LeaveAnnounced):
             return [_t(lang, f"{party_names[event.party]} will leave the table after this bout",
                        f"{party_names[event.party]} уйдёт из-за стола после этого захода")]
@@ -175,6 +186,9 @@ def event_record(event: TableEvent) -> dict[str, Any]:
     if isinstance(event, Forfeited):
         return {"type": "forfeit", "seats": list(event.seats), "why": event.why,
                 "durak": list(event.result.durak)}
+    if isinstance(event, DeckBroken):
+        return {"type": "deck_broken", "slot": event.slot, "shuffler": event.shuffler,
+                "step": event.step, "reason": event.reason, "public": event.public}
     if isinstance(event, PartyLeft):
         return {"type": "party_left", "party": event.party}
     if isinstance(event, LeaveAnnounced):

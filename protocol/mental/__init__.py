@@ -21,6 +21,7 @@ from p2p_durak.protocol.mental.events import (
     Send,
     ShuffleDone,
     ShuffleVerified,
+    SlotBroken,
     SlotShown,
     StepDone,
 )
@@ -66,6 +67,7 @@ __all__ = [
     "ShuffleDone",
     "ShuffleOp",
     "ShuffleVerified",
+    "SlotBroken",
     "SlotShown",
     "StepDone",
     "UnexpectedMessage",

@@ -13,12 +13,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from p2p_durak.protocol.mental import group as g
-from p2p_durak.protocol.mental.elgamal import CardCodec
 from p2p_durak.protocol.mental.errors import DeckError
-from p2p_durak.protocol.mental.messages import AuditKey, BlockShuffle, KeyReveal, Message, Shuffle
-from p2p_durak.protocol.mental.ops import LeaveOp, Op, ShuffleOp
+from p2p_durak.protocol.mental.messages import Message
+from p2p_durak.protocol.mental.ops import Op
 from p2p_durak.protocol.mental.state import DeckState
+from p2p_durak.protocol.mental.tracing import open_shuffles, published_secrets
 
 
 def replay(
@@ -47,26 +46,14 @@ def card_paths(state: DeckState) -> list[ShufflePath]:
 
     Needs an audit step in the journal; a seat that left before the audit took its key along,
     so shuffles made while it still held a layer cannot be opened and are skipped."""
-    secrets = {m.seat: m.secret for m in state.journal if isinstance(m, AuditKey)}
-    keys = {m.seat: m.public_key for m in state.journal if isinstance(m, KeyReveal)}
+    secrets = published_secrets(state.journal)
     if not secrets:
         raise DeckError(None, "audit", "the journal has no published keys")
-    codec = CardCodec(state.n_cards)
-    holders = set(keys)
-    current_slots: tuple[int, ...] = ()
     paths: list[ShufflePath] = []
-    for entry in state.journal:
-        if isinstance(entry, ShuffleOp):
-            current_slots = entry.slots
-        elif isinstance(entry, LeaveOp):
-            holders.discard(entry.seat)
-        elif isinstance(entry, Shuffle | BlockShuffle) and holders <= set(secrets):
-            x = sum(secrets[s] for s in holders) % g.ORDER
-            cards = []
-            for ct in entry.deck:
-                card = codec.decode(g.sub(ct.c2, g.mul(x, ct.c1)))
-                if card is None:
-                    raise DeckError(entry.seat, entry.step, "audit: a shuffled card is no card")
-                cards.append(card)
-            paths.append(ShufflePath(entry.step, entry.seat, current_slots, tuple(cards)))
+    for opened in open_shuffles(state.journal, state.n_cards, secrets):
+        entry = opened.message
+        cards = [card for card in opened.cards if card is not None]
+        if len(cards) != len(opened.cards):
+            raise DeckError(entry.seat, entry.step, "audit: a shuffled card is no card")
+        paths.append(ShufflePath(entry.step, entry.seat, opened.op.slots, tuple(cards)))
     return paths

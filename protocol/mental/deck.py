@@ -19,7 +19,7 @@ from collections.abc import Callable, Sequence
 from p2p_durak.protocol.mental import group as g
 from p2p_durak.protocol.mental.elgamal import Ciphertext, unmask
 from p2p_durak.protocol.mental.errors import DeckUsageError
-from p2p_durak.protocol.mental.events import CardSeen, Event, Send
+from p2p_durak.protocol.mental.events import CardSeen, Event, Send, SlotBroken
 from p2p_durak.protocol.mental.messages import (
     AuditKey,
     BlockShuffle,
@@ -106,8 +106,9 @@ class DeckParty(DeckState):
         if self.seat not in self.slots[slot].viewers or slot in self.seen:
             return []
         card = self.try_open(slot)
-        if card is None:  # every token was proven: this would be a bug, not a peer's fault
-            raise AssertionError(f"seat {self.seat} cannot open its own slot {slot}")
+        if card is None:
+            # every token was proven, so a shuffle put a non-card here: named, not a crash
+            return [SlotBroken(step, slot, self.broken_slot_error(slot), public=False)]
         self.seen[slot] = card
         return [CardSeen(step, slot, card)]
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from p2p_durak.protocol.mental.errors import DeckError
 from p2p_durak.protocol.mental.messages import Message
 
 
@@ -80,10 +81,29 @@ class SeatLeft(Event):
 
 
 @dataclass(frozen=True, slots=True)
+class SlotBroken(Event):
+    """The slot opened to a point that is no card. Every token was proven, so a shuffle put
+    that point there: `error` names the seat whose shuffle output the slot is (mid-game
+    nobody can tell whether an earlier shuffler poisoned it; the audit's card paths can).
+    Private when the slot's viewer found it; public when a reveal to all did."""
+
+    slot: int
+    error: DeckError
+    public: bool
+
+
+@dataclass(frozen=True, slots=True)
 class AuditDone(Event):
-    """Every key is public: the plaintext of every slot, and the keys used."""
+    """Every key is public: the plaintext of every slot (`NO_CARD` for a slot that opens to
+    no card), and the first shuffle, if any, whose output was not a re-masked permutation of
+    its input cards (found by opening every shuffle with the published keys)."""
 
     cards: tuple[int, ...]
+    false_shuffle: DeckError | None = None
+
+
+NO_CARD = -1
+"""`AuditDone.cards` of a slot that opens to a point that is no card."""
 
 
 @dataclass(frozen=True, slots=True)

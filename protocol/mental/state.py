@@ -30,6 +30,7 @@ from p2p_durak.protocol.mental.errors import (
     UnexpectedMessage,
 )
 from p2p_durak.protocol.mental.events import (
+    NO_CARD,
     AuditDone,
     CardRevealed,
     ClassShown,
@@ -39,6 +40,7 @@ from p2p_durak.protocol.mental.events import (
     SeatLeft,
     ShuffleDone,
     ShuffleVerified,
+    SlotBroken,
     SlotShown,
     StepDone,
 )
@@ -79,6 +81,7 @@ from p2p_durak.protocol.mental.shuffle import (
     verify_shuffle,
     verify_shuffles,
 )
+from p2p_durak.protocol.mental.tracing import first_false_shuffle
 from p2p_durak.protocol.mental.transcript import ProofContext
 
 MAX_SEATS = 16
@@ -679,10 +682,35 @@ class DeckState:
     def _open_public(self, step: str, slot: int, view: View) -> list[Event]:
         card = self.codec.decode(unmask(view.ct, list(view.tokens.values())))
         if card is None:
-            # Every token was proven, so this is a broken invariant, not a peer's fault.
-            raise DeckError(None, step, f"slot {slot} did not open to a card")
+            # Every token was proven, so the fault is not the token senders': the step is
+            # done (the tokens stand) and the slot stays closed; the caller decides.
+            return [SlotBroken(step, slot, self.broken_slot_error(slot), public=True)]
         self._own_slot(slot).card = card
         return [CardRevealed(step, slot, card)]
+
+    def shuffler_of(self, slot: int) -> tuple[int, str] | None:
+        """(seat, step) of the shuffle whose output the slot's shared ciphertext is: the last
+        shuffler of the last shuffle operation that took the slot in."""
+        found: tuple[int, str] | None = None
+        op: ShuffleOp | None = None
+        for entry in self.journal:
+            if isinstance(entry, Op):
+                op = entry if isinstance(entry, ShuffleOp) else None
+            elif isinstance(entry, Shuffle | BlockShuffle) and op is not None \
+                    and slot in op.slots:
+                found = (entry.seat, entry.step)
+        return found
+
+    def broken_slot_error(self, slot: int) -> DeckError:
+        """A slot opens to a point that is no card although every token on it was proven: the
+        shuffle that output it is false, and its author is named (whether an earlier shuffler
+        poisoned the slot only the audit can tell, by opening every shuffle)."""
+        origin = self.shuffler_of(slot)
+        if origin is None:  # the public initial deck: nobody's output
+            return DeckError(None, "shuffle", f"slot {slot} opens to no card")
+        seat, step = origin
+        return InvalidProof(seat, step, f"slot {slot} opens to no card: it is seat {seat}'s "
+                            "shuffle output, and every token on it was proven")
 
     def _finish_reveal(self, p: Pending) -> list[Event]:
         events: list[Event] = []
@@ -758,14 +786,22 @@ class DeckState:
             return []
         x = sum(self.audit_secrets[s] for s in self.active) % g.ORDER
         cards: list[int] = []
-        for slot, st in enumerate(self.slots):
+        for st in self.slots:
             if st.card is not None:
                 # opened to all with proven tokens already; after a leave its ciphertext still
                 # carries the leaver's layer, which the remaining keys cannot remove
                 cards.append(st.card)
                 continue
             card = self.codec.decode(g.sub(st.base.ct.c2, g.mul(x, st.base.ct.c1)))
-            if card is None:
-                raise DeckError(None, msg.step, f"audit: slot {slot} does not open to a card")
-            cards.append(card)
-        return [AuditDone(msg.step, tuple(cards)), *self._finish(p)]
+            cards.append(NO_CARD if card is None else card)
+        false_shuffle = None
+        if sorted(cards) != list(range(self.n_cards)):
+            # a point that is no card, or a card twice: a shuffle was false; the keys are
+            # public, so every shuffle is opened to find the first false one (one bad card
+            # does not stop the audit: the caller still checks what it can)
+            false_shuffle = first_false_shuffle(self.journal, self.n_cards,
+                                                self.audit_secrets)
+            if false_shuffle is None:
+                false_shuffle = DeckError(None, msg.step, "audit: the cards are not the deck, "
+                                          "and no shuffle that can be opened is false")
+        return [AuditDone(msg.step, tuple(cards), false_shuffle), *self._finish(p)]

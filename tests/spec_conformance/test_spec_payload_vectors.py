@@ -49,7 +49,7 @@ def array(value: Value) -> tuple[Value, ...]:
 
 
 def test_the_table_payload_vectors_have_the_shapes_of_section_10_12() -> None:
-    assert (len(DECK), len(TABLE)) == (10, 9)  # every deck kind, every payload shape
+    assert (len(DECK), len(TABLE)) == (10, 10)  # every deck kind, every payload shape
     payloads = {name: array(read(data)) for name, data in TABLE.items()}
     assert payloads["vote_play_on"] == (3, True)
     assert payloads["vote_stop"] == (3, False)
@@ -66,6 +66,13 @@ def test_the_table_payload_vectors_have_the_shapes_of_section_10_12() -> None:
     leave = deck_message(tokens)
     assert leave[0] == "tokens"
     assert str(leave[2]).startswith("leave:")
+    kind, tokens = payloads["broken_claim"]  # a card that opens to no card, shown to all
+    assert kind == 5
+    claim = deck_message(tokens)
+    assert claim[0] == "tokens"
+    slots = array(claim[4])
+    assert len(slots) == 1
+    assert claim[2] == f"broken:{slots[0]}"
     for name in ("move", "move_with_openings"):
         kind, action, openings = payloads[name]
         assert kind == 1

@@ -156,3 +156,15 @@ def forge(ctx: ProofContext, key: bytes, inputs: Sequence[Ciphertext],
     honest_looking = poisoned_proof(ctx, key, inputs, permutation, rerandomizers, rng,
                                     poisoned, delta)
     return shift_s1(honest_looking, ctx, key, inputs, 0)
+
+
+def old_verify_shuffle(ctx: ProofContext, key: bytes, inputs: Sequence[Ciphertext],
+                       outputs: Sequence[Ciphertext], proof: ShuffleProof) -> bool:
+    """1b24ba3's `verify_shuffle`: its folded equation with the weights drawn before the
+    responses (to stand in for a verifier that misses a false shuffle)."""
+    return old_folded_sum(ctx, key, inputs, outputs, proof) == g.IDENTITY
+
+
+def old_verify_shuffles(key: bytes, claims: Sequence[Claim]) -> bool:
+    """1b24ba3's `verify_shuffles`."""
+    return old_merged_sum(key, claims) == g.IDENTITY

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import random
 from collections import deque
+from collections.abc import Callable
 from dataclasses import replace
 
 import pytest
@@ -45,8 +46,11 @@ def _table(n: int, preset: str, seed: int) -> list[OrderingLog[TableMachine]]:
     return logs
 
 
-def _play(logs: list[OrderingLog[TableMachine]], seed: int, max_messages: int = 200_000) -> dict[
+def _play(logs: list[OrderingLog[TableMachine]], seed: int, max_messages: int = 200_000,
+          alter: Callable[[int, TableMachine, bytes], bytes] | None = None) -> dict[
         int, list[Committed[TableMachine]]]:
+    """Play the game to its audit; `alter(party, table, payload)` may change what a party
+    sends (a cheat)."""
     rng = random.Random(seed)
     wire: deque[tuple[int, int, bytes]] = deque()
     commits: dict[int, list[Committed[TableMachine]]] = {p: [] for p in range(len(logs))}
@@ -78,6 +82,8 @@ def _play(logs: list[OrderingLog[TableMachine]], seed: int, max_messages: int = 
             legal = table.legal()
             if legal:
                 payload = table.play(rng.choice(legal))
+        if payload is not None and alter is not None:
+            payload = alter(p, table, payload)
         if payload is not None:
             _, effects = log.submit(payload, now)
             run(p, effects)

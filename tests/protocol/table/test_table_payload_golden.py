@@ -1,13 +1,16 @@
 """Golden byte vectors for every table intent payload (docs/protocol.md §10.12): the
 `Intent.action` bytes a `TableMachine` makes — `[0, deck message]`, `[1, action, openings]`,
-`[2, suit]`, `[3, play on]` / `[3, false, "timeout"]`, `[4, nil]` / `[4, tokens]`.
+`[2, suit]`, `[3, play on]` / `[3, false, "timeout"]`, `[4, nil]` / `[4, tokens]`, `[5, tokens]`.
 
 Two tiny deterministic games of невидимый (it has the dealer's suit announcement) make one
 payload of every shape: three parties, the third announcing its leave after the first move and
 leaving at the next bout's start; then two parties playing to the end and choosing the next
 game. Every move is the first legal one; the machines' randomness is seeded. Each stored vector
 must equal what the machine makes, and every machine must accept it where it was made (the
-plain "stop" vote, which is not delivered, is checked by `check_vote`).
+plain "stop" vote, which is not delivered, is checked by `check_vote`; the claim that a card
+opens to no card, `[5, tokens]`, made for the first card of a hand after the first move with
+randomness of its own, is not delivered either — in an honest game it would be refused, the
+card opening to a card — and is checked by `check_broken`).
 
 A deliberate change regenerates them with::
 
@@ -18,6 +21,7 @@ from __future__ import annotations
 
 import functools
 import os
+import random
 
 import pytest
 from wire_support import GOLDEN_DIR, read_golden, write_golden
@@ -25,12 +29,14 @@ from wire_support import GOLDEN_DIR, read_golden, write_golden
 from p2p_durak.protocol import codec
 from p2p_durak.protocol.table import (
     ANNOUNCE,
+    BROKEN,
     DECK_STEP,
     LEAVE,
     MOVE,
     NEXT_GAME,
     TableMachine,
     TableReject,
+    _deck_bytes,
 )
 
 from .test_table_machine import _deliver, _table
@@ -38,7 +44,7 @@ from .test_table_machine import _deliver, _table
 TABLE_DIR = GOLDEN_DIR / "table"
 REGENERATE = os.environ.get("P2P_DURAK_REGENERATE_GOLDEN") == "1"
 KINDS = {DECK_STEP: "deck step", MOVE: "move", ANNOUNCE: "announcement", NEXT_GAME: "next game",
-         LEAVE: "leave"}
+         LEAVE: "leave", BROKEN: "broken card"}
 SHAPES = {
     "deck_step": DECK_STEP,
     "move": MOVE,
@@ -49,6 +55,7 @@ SHAPES = {
     "vote_timed_out": NEXT_GAME,
     "leave_announced": LEAVE,
     "leave_tokens": LEAVE,
+    "broken_claim": BROKEN,
 }
 
 
@@ -61,7 +68,25 @@ def shape_of(payload: bytes) -> str:
         return "leave_announced" if raw[1] is None else "leave_tokens"
     if raw[0] == NEXT_GAME:
         return "vote_timed_out" if len(raw) == 3 else "vote_play_on" if raw[1] else "vote_stop"
-    return {DECK_STEP: "deck_step", ANNOUNCE: "announce"}[raw[0]]
+    return {DECK_STEP: "deck_step", ANNOUNCE: "announce", BROKEN: "broken_claim"}[raw[0]]
+
+
+def broken_claim(machine: TableMachine) -> bytes:
+    """`[5, tokens]` for the first card of the machine's hand, made with randomness of its own
+    (the party's stays as it was, so every later vector is what it always was), and checked
+    well formed where it was made."""
+    slot = machine.hand_slots[machine.my_seat][0]
+    party_rng = machine.deck.rng
+    machine.deck.rng = random.Random(5).randbytes
+    try:
+        tokens = machine.deck.opening_tokens(f"broken:{slot}", slot)
+    finally:
+        machine.deck.rng = party_rng
+    payload = codec.encode((BROKEN, _deck_bytes(tokens)))
+    raw = codec.decode(payload)
+    assert isinstance(raw, tuple)
+    assert machine.check_broken(machine.party, raw) == tokens
+    return payload
 
 
 def _play(machines: list[TableMachine], made: dict[str, bytes], leaver: int | None) -> None:
@@ -79,6 +104,8 @@ def _play(machines: list[TableMachine], made: dict[str, bytes], leaver: int | No
         due = [(party, payload) for party, payload in owed if payload is not None]
         if due:
             send(*due[0])
+        elif "move" in made and "broken_claim" not in made:
+            made["broken_claim"] = broken_claim(machines[0])
         elif leaver is not None and machines[0].leave_due() == leaver:
             send(leaver, machines[leaver].leave())
         elif leaver is not None and "move" in made and "leave_announced" not in made:
