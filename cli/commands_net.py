@@ -183,13 +183,22 @@ def run_join(args: argparse.Namespace) -> int:
 
 
 def run_resume(args: argparse.Namespace) -> int:
+    from p2p_durak.cli.i18n import Messages
     from p2p_durak.node.headless import resume_and_play
+    from p2p_durak.node.store import scan_unfinished
 
     lang = output_lang(args.lang)
-    seats = trio.run(lambda: resume_and_play(_home(args), level=args.level, lang=lang))
-    if not seats:
-        print("durak resume: no unfinished game here", file=sys.stderr)
+    home = _home(args)
+    found = scan_unfinished(home)
+    for folder in found.running:  # one writer per seat: the running copy plays on
+        print(f"durak resume: {Messages(lang)('resume.running', game=folder.name[:8])}",
+              file=sys.stderr)
+    if not found.resumable:
+        if not found.running:
+            print(f"durak resume: {Messages(lang)('resume.nothing')}", file=sys.stderr)
         return 1
+    seats = trio.run(lambda: resume_and_play(home, found.resumable, level=args.level,
+                                             lang=lang))
     return _finish(args, seats)
 
 

@@ -29,6 +29,10 @@ CATALOGUE: dict[str, tuple[str, str]] = {
                          "Для русского нужен терминал с кириллицей: локаль UTF-8 или KOI8-R."),
     "off": ("off", "нет"),
     "on": ("on", "да"),
+    # ---- the printing commands (one line each, after "durak COMMAND: ")
+    "resume.running": ("this game is already running (game {game}, in another durak process)",
+                       "эта игра уже идёт (игра {game}, в другом процессе durak)"),
+    "resume.nothing": ("no unfinished game here", "незаконченных игр здесь нет"),
     # ---- lobby
     "lobby.title": ("Durak — tables on the network", "Дурак — столы в сети"),
     "lobby.empty": ("No tables found yet. Play against bots now (Enter) or create a table (C).",

@@ -31,6 +31,7 @@ from p2p_durak.node.lobby import GameStart, TableConfig
 from p2p_durak.node.narrate import Narrator, event_record
 from p2p_durak.node.node import Node
 from p2p_durak.node.players import BotPlayer
+from p2p_durak.node.store import Resumable
 from p2p_durak.node.tableinfo import TableSeen
 from p2p_durak.node.transport import Dialer, Endpoint, Listener, TcpDialer, TcpListener
 from p2p_durak.protocol.table import Seated, TableEvent, TableMachine
@@ -367,13 +368,10 @@ def seeded(seed: int | None) -> Callable[[int], bytes] | None:
     return None if seed is None else random.Random(seed).randbytes
 
 
-async def resume_and_play(home: Path, *, level: str = "easy", lang: str = "en",
-                          out: TextIO = sys.stdout) -> list[Seat]:
-    """Rejoin every unfinished game this data folder holds (after a crash), each seat on its
-    old port with its old identity, and play them to the end."""
-    from p2p_durak.node.store import unfinished_games
-
-    found = unfinished_games(home)
+async def resume_and_play(home: Path, found: Sequence[Resumable], *, level: str = "easy",
+                          lang: str = "en", out: TextIO = sys.stdout) -> list[Seat]:
+    """Rejoin the unfinished games `found` in this data folder (`scan_unfinished`, after a
+    crash), each seat on its old port with its old identity, and play them to the end."""
     seats = []
     async with trio.open_nursery() as nursery:
         for item in found:

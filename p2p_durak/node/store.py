@@ -36,7 +36,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from p2p_durak.engine import RuleError, RuleSet
-from p2p_durak.node.journal import Journal, JournalError, atomic_write
+from p2p_durak.node.journal import Journal, JournalError, JournalLocked, atomic_write
 from p2p_durak.node.lobby import GameStart
 from p2p_durak.node.paths import ensure_private_dir
 from p2p_durak.protocol import codec
@@ -295,13 +295,27 @@ class GameJournal:
         self._journal.close()
 
 
-def unfinished_games(home: Path) -> list[Resumable]:
+@dataclass(frozen=True, slots=True)
+class UnfinishedGames:
+    """What a restarted process finds in its data folder: the games it can rejoin, and the
+    game folders whose journal another process holds open (a running copy of `durak` is
+    playing them: rejoining would make two writers of one seat)."""
+
+    resumable: tuple[Resumable, ...]
+    running: tuple[Path, ...]
+
+
+def scan_unfinished(home: Path) -> UnfinishedGames:
     """Every game in the data folder that this installation's peers have not finished."""
     out = []
+    running = []
     for path in sorted((home / "games").glob("*/party-*.journal")):
         party = int(path.stem.split("-")[1])
         try:
             journal = GameJournal(path.parent, party)
+        except JournalLocked:
+            running.append(path.parent)
+            continue
         except JournalError as exc:  # (the other games still resume)
             log.warning("cannot resume the game in %s: %s", path.parent, exc)
             continue
@@ -314,4 +328,9 @@ def unfinished_games(home: Path) -> list[Resumable]:
             journal.close()
         if found is not None:
             out.append(found)
-    return out
+    return UnfinishedGames(tuple(out), tuple(dict.fromkeys(running)))
+
+
+def unfinished_games(home: Path) -> list[Resumable]:
+    """The games in the data folder this process can rejoin (see `scan_unfinished`)."""
+    return list(scan_unfinished(home).resumable)
