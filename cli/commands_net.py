@@ -70,10 +70,14 @@ def register(subparsers: Any) -> None:
     resume.add_argument("--json", action="store_true")
     resume.set_defaults(handler=run_resume)
 
-    tables = subparsers.add_parser("tables", help="list tables found over mDNS")
+    tables = subparsers.add_parser(
+        "tables", help="list tables found over mDNS",
+        description="Listen for tables over mDNS and print one line each; when none is "
+                    "found, say so on stderr and exit 1.")
     tables.add_argument("--seconds", type=float, default=3.0, help="how long to listen")
     tables.add_argument("--interface", action="append", help="IPv4 address of an interface")
     tables.add_argument("--json", action="store_true", help="one JSON object per table")
+    add_lang_option(tables)
     tables.set_defaults(handler=run_tables)
 
     for name, handler, what in (("replay", run_replay, "print a saved game"),
@@ -203,33 +207,18 @@ def run_resume(args: argparse.Namespace) -> int:
 
 
 def run_tables(args: argparse.Namespace) -> int:
+    from p2p_durak.cli.table_list import listing, tables_seen
     from p2p_durak.node.discovery import open_discovery
-    from p2p_durak.node.tableinfo import TableGone, TableSeen
 
-    async def listen() -> dict[str, TableSeen]:
-        seen: dict[str, TableSeen] = {}
-        async with open_discovery(interfaces=args.interface) as discovery:
-            with trio.move_on_after(args.seconds):
-                async for event in discovery.events:
-                    if isinstance(event, TableSeen):
-                        seen[event.table.table_id] = event
-                    elif isinstance(event, TableGone):
-                        seen.pop(event.table_id, None)
-        return seen
-
-    for seen in trio.run(listen).values():
-        t = seen.table
-        if args.json:
-            print(json.dumps({"name": t.name, "variant": t.variant, "taken": t.seats_taken,
-                              "free": t.seats_free, "addresses": list(seen.addresses),
-                              "port": t.port, "fingerprint": t.fingerprint,
-                              "turn_seconds": t.timer.turn_seconds,
-                              "on_timeout": t.timer.on_timeout.name.lower(),
-                              "grace_seconds": t.timer.grace_seconds}, ensure_ascii=False))
-        else:
-            print(f"{t.name}\t{t.variant}\t{t.seats_taken}/{t.seats}\t"
-                  f"{seen.addresses[0]}:{t.port}\t{t.fingerprint}\t{t.timer.describe()}")
-    return 0
+    seen = trio.run(tables_seen, lambda: open_discovery(interfaces=args.interface),
+                    args.seconds)
+    result = listing(seen, seconds=args.seconds, lang=output_lang(args.lang),
+                     as_json=args.json)
+    for line in result.lines:
+        print(line)
+    if result.note is not None:
+        print(f"durak tables: {result.note}", file=sys.stderr)
+    return result.status
 
 
 def _rules_beside(transcript: Path) -> Any:

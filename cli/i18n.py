@@ -33,6 +33,11 @@ CATALOGUE: dict[str, tuple[str, str]] = {
     "resume.running": ("this game is already running (game {game}, in another durak process)",
                        "эта игра уже идёт (игра {game}, в другом процессе durak)"),
     "resume.nothing": ("no unfinished game here", "незаконченных игр здесь нет"),
+    "tables.none": ("no table found in {seconds} s (multicast may be blocked on this network); "
+                    "join by address: durak join HOST:PORT",
+                    "ни одного стола не найдено за {seconds} с (возможно, сеть не пропускает "
+                    "multicast); "
+                    "войдите по адресу: durak join АДРЕС:ПОРТ"),
     # ---- lobby
     "lobby.title": ("Durak — tables on the network", "Дурак — столы в сети"),
     "lobby.empty": ("No tables found yet. Play against bots now (Enter) or create a table (C).",
