@@ -102,6 +102,7 @@ NEXT_GAME = 3
 VOTE_TIMED_OUT = "timeout"  # [NEXT_GAME, false, "timeout"]: the node stopped for its player
 LEAVE = 4
 BROKEN = 5
+ABANDON = 6  # [6, party]: the author's node gave up waiting for `party` (docs/protocol.md §10.12)
 
 
 def _lists(value: object) -> object:
@@ -192,7 +193,9 @@ class AuditFinished:
 class Forfeited:
     """The game's result is a forfeit (the engine's `forfeit`): `seats` (engine seats) lost it,
     with teams their teams, whatever the play said — caught lying by the end-of-game audit
-    (`why` "cheated"). `result` is the result that stands (and is scored)."""
+    (`why` "cheated"), or the party at that seat abandoned the game: every other party's node
+    gave up waiting for it (`why` "abandoned"). `result` is the result that stands (and is
+    scored)."""
 
     seats: tuple[int, ...]
     why: str
@@ -250,11 +253,13 @@ class NextGame:
 @dataclass(frozen=True, slots=True)
 class SeriesOver:
     """A party chose to stop after the game: the table stops (`stopped`: those parties;
-    `timed_out`: those of them that did not choose in time, so their node stopped for them)."""
+    `timed_out`: those of them that did not choose in time, so their node stopped for them);
+    or a party abandoned the game (`abandoned`; `stopped` is then empty)."""
 
     stopped: tuple[int, ...]
     score: SeriesScore
     timed_out: tuple[int, ...] = ()
+    abandoned: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -529,6 +534,11 @@ class TableMachine:
     series_over: bool = False
     leaving: tuple[int, ...] = ()  # parties that announced they leave, in that order
     left: tuple[int, ...] = ()  # parties that left the table on purpose, in the order they did
+    # Abandonment (docs/protocol.md §10.12): per party the table waits for, the parties whose
+    # nodes gave up waiting for it (a party so claimed is suspended: its acks are not needed
+    # until it answers); and the party that abandoned the game, once every other claimed it.
+    abandon_claims: dict[int, tuple[int, ...]] = field(default_factory=dict)
+    abandoned: tuple[int, ...] = ()
     # This party's randomness for game k of the series (its first draw is the game's deck
     # secret, so a restarted node must get the same one); None: `rng` goes on (an observer).
     rng_for_game: Callable[[int], Callable[[int], bytes]] | None = None
@@ -560,6 +570,7 @@ class TableMachine:
         twin.cover_slots = dict(self.cover_slots)
         twin.claims = list(self.claims)
         twin.votes = dict(self.votes)
+        twin.abandon_claims = dict(self.abandon_claims)
         twin.lead_checks = list(self.lead_checks)
         twin._opened_before_shuffle = dict(self._opened_before_shuffle)
         twin._slot_gen = dict(self._slot_gen)
@@ -593,8 +604,11 @@ class TableMachine:
         return () if party is None else (party,)
 
     def members(self) -> tuple[int, ...]:
-        """The parties still at the table."""
-        return tuple(p for p in range(self.n_parties) if p not in self.left)
+        """The parties still at the table, whose acks commit an entry: not those that left or
+        abandoned the game, nor one suspended by an abandonment claim (it is a member again
+        once it answers)."""
+        return tuple(p for p in range(self.n_parties) if p not in self.left
+                     and p not in self.abandoned and p not in self.abandon_claims)
 
     def _leave_step(self, party: int) -> str:
         return f"leave:{party}"
@@ -749,12 +763,27 @@ class TableMachine:
     def deck_due(self) -> tuple[int, ...]:
         """Parties whose deck message the table is waiting for."""
         p = self.deck.pending_op()
-        if p is None:
+        if p is None or self.abandoned:  # (a forfeit ended the game: nothing more is due)
             return ()
         return tuple(sorted(set(p.due) - p.got))
 
     def sequencer(self) -> int:
-        """The party that orders the next log entry."""
+        """The party that orders the next log entry: by the step or the turn (`_turn_sequencer`)
+        unless, with three or more at the table, that party alone owes the deck step (or its
+        leave step), or it is suspended by an abandonment claim; then the lowest other member,
+        so that the others can still commit their claims against a party that withholds its
+        step (it would never order them). Moves keep the engine's sequencer (its races are
+        ordered by the one seat in every race); with two at the table nobody claims."""
+        candidate = self._turn_sequencer()
+        owed = self.deck_due() or self._leave_due_tuple()
+        if len(self._at_table()) >= 3 and (candidate in self.abandon_claims
+                                           or owed == (candidate,)):
+            others = [p for p in self.members() if p != candidate]
+            if others:
+                return others[0]
+        return candidate
+
+    def _turn_sequencer(self) -> int:
         due = self.deck_due() or self.vote_due() or self._leave_due_tuple()
         if due:
             return due[0]
@@ -764,6 +793,8 @@ class TableMachine:
 
     def waiting_for(self) -> tuple[int, ...]:
         """Parties that must act before the game can go on (for "waiting for X")."""
+        if self.abandoned:
+            return ()
         due = self.deck_due() or self.vote_due() or self._leave_due_tuple()
         if due or self.state is None or self.deck_broken is not None:
             return due
@@ -791,9 +822,9 @@ class TableMachine:
     def owed(self) -> bytes | None:
         """This party's deck message that is due now, as an intent payload (or, невидимый, the
         dealer's suit announcement)."""
-        msg = self.deck.owed()
+        msg = self.deck.owed() if not self.abandoned else None
         if msg is None:
-            if self._suit_due and self.party == self._announcer():
+            if self._suit_due and self.party == self._announcer() and not self.abandoned:
                 return codec.encode((ANNOUNCE, self._seen_bottom_suit()))
             return self.broken_claim()
         return codec.encode((DECK_STEP, _deck_bytes(msg)))
@@ -891,9 +922,11 @@ class TableMachine:
         except ProtocolError as exc:
             raise TableReject(party, f"undecodable intent: {exc}", "malformed") from exc
         if not (isinstance(raw, tuple) and raw
-                and raw[0] in (DECK_STEP, MOVE, ANNOUNCE, NEXT_GAME, LEAVE, BROKEN)):
+                and raw[0] in (DECK_STEP, MOVE, ANNOUNCE, NEXT_GAME, LEAVE, BROKEN, ABANDON)):
             raise TableReject(party, "unknown intent kind", "malformed")
-        if raw[0] == DECK_STEP:
+        if raw[0] == ABANDON:
+            events = self._apply_abandon(party, raw)
+        elif raw[0] == DECK_STEP:
             events = self._apply_deck(party, raw)
         elif raw[0] == BROKEN:
             events = self._apply_broken(party, raw)
@@ -905,6 +938,8 @@ class TableMachine:
             events = self._apply_leave(party, raw)
         else:
             events = self._apply_move(party, raw)
+        if self.abandon_claims and raw[0] != ABANDON:
+            self._drop_stale_claims(party)
         self.digest = hashlib.sha256(self.digest + party.to_bytes(2, "big") + payload).digest()
         self.history += tuple(events)
         return events
@@ -923,6 +958,86 @@ class TableMachine:
         except DeckError as exc:
             raise TableReject(party, str(exc), "bad-proof") from exc
         return self._after_deck(deck_events)
+
+    # ---- abandonment: a party that stops answering forfeits the game -------------------------
+
+    def abandon(self, party: int) -> bytes:
+        """This party's claim that `party` abandoned the game (its node gave up waiting for it
+        after the grace period), as an intent payload; TableReject where the log cannot tell
+        that the table waits for it."""
+        payload = codec.encode((ABANDON, party))
+        self.check_abandon(self.party, (ABANDON, party))
+        return payload
+
+    def check_abandon(self, party: int, raw: tuple[object, ...]) -> int:
+        """The party a well-formed claim by `party` names, if the claim may come now: a game is
+        on (dealt, not yet audited), the named party is another member the table waits for
+        (`waiting_for`: what the committed log itself says it owes), and it does not order the
+        log (claims it would have to order never come); else TableReject."""
+        if len(raw) != 2 or type(raw[1]) is not int:
+            raise TableReject(party, "an abandonment claim is [6, party]", "malformed")
+        target = raw[1]
+        if self.state is None or self.audit is not None or self.series_over:
+            raise TableReject(party, "no game is on to abandon", "wrong-phase")
+        if self.state.phase in (Phase.DEAL, Phase.DEAL_SIXES):
+            # before a card is dealt nobody stands to lose anything: a party that stops then
+            # only ends the table
+            raise TableReject(party, "no card is dealt yet", "wrong-phase")
+        if len(self._at_table()) < 3:
+            # the other party alone would decide, and could claim the moment the table waits
+            # for the party: nothing in the log tells a silent party from an honest one
+            raise TableReject(party, "with two at the table nobody can tell who went silent",
+                              "wrong-phase")
+        if party not in self.members():  # (a suspended party answers, it does not claim)
+            raise TableReject(party, "only a party at the table claims", "forged")
+        if target == party or target not in self._at_table():
+            raise TableReject(party, f"party {target} is not another party at the table",
+                              "malformed")
+        if target not in self.waiting_for():
+            raise TableReject(party, f"the table does not wait for party {target}",
+                              "wrong-phase")
+        if target == self.sequencer():
+            raise TableReject(party, f"party {target} orders the log now", "wrong-phase")
+        if party in self.abandon_claims.get(target, ()):
+            raise TableReject(party, f"it claimed party {target} already", "wrong-phase")
+        return target
+
+    def _apply_abandon(self, party: int, raw: tuple[object, ...]) -> list[TableEvent]:
+        """One claim. The first suspends the party (the entries that follow commit without its
+        ack, as the table waits for it anyway); when every other member has claimed, it
+        abandoned the game: it is the durak (with teams, its team), the others' results and
+        the series score stand, and the table stops (nobody can open a card without its key,
+        nor play the next game)."""
+        target = self.check_abandon(party, raw)
+        claims = tuple(sorted((*self.abandon_claims.get(target, ()), party)))
+        self.abandon_claims[target] = claims
+        # every other party, a suspended one too: with two silent, the log cannot tell whose
+        # silence keeps the table waiting, and nobody forfeits
+        if not {p for p in self._at_table() if p != target}.issubset(claims):
+            return []
+        assert self.state is not None
+        self.abandon_claims = {}
+        self.abandoned += (target,)
+        seat = self.seat_of_party[target]
+        self.state = eng.forfeit(self.state, (seat,))
+        assert self.state.result is not None
+        self.score = self.score.add(self.state.result, self.n_seats)
+        self.series_over = True
+        return [Forfeited((seat,), "abandoned", self.state.result),
+                SeriesOver((), self.score, abandoned=(target,))]
+
+    def _at_table(self) -> tuple[int, ...]:
+        """The parties that have neither left nor abandoned the game (suspended or not)."""
+        return tuple(p for p in range(self.n_parties) if p not in self.left
+                     and p not in self.abandoned)
+
+    def _drop_stale_claims(self, author: int) -> None:
+        """A claimed party that answered (its intent was applied) did not abandon anything: it
+        is a member again, and the claims against it lapse; so do claims against a party the
+        table no longer waits for."""
+        waiting = self.waiting_for()
+        self.abandon_claims = {t: c for t, c in self.abandon_claims.items()
+                               if t != author and t in waiting}
 
     def check_announce(self, party: int, raw: tuple[object, ...]) -> int:
         """The suit of a well-formed, due announcement by `party`; else TableReject."""

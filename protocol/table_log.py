@@ -17,6 +17,7 @@ from p2p_durak.protocol.machine import MachineReject
 from p2p_durak.protocol.mental.errors import DeckError
 from p2p_durak.protocol.messages import Intent, RejectCode
 from p2p_durak.protocol.table import (
+    ABANDON,
     ANNOUNCE,
     BROKEN,
     DECK_STEP,
@@ -64,12 +65,14 @@ class TableLogMachine:
         except ProtocolError as exc:
             raise MachineReject(RejectCode.MALFORMED, f"undecodable intent: {exc}") from exc
         if not (isinstance(raw, tuple) and len(raw) >= 2
-                and raw[0] in (DECK_STEP, MOVE, ANNOUNCE, NEXT_GAME, LEAVE, BROKEN)):
+                and raw[0] in (DECK_STEP, MOVE, ANNOUNCE, NEXT_GAME, LEAVE, BROKEN, ABANDON)):
             raise MachineReject(RejectCode.MALFORMED, "unknown intent kind")
-        if raw[0] in (ANNOUNCE, NEXT_GAME, LEAVE, BROKEN):
+        if raw[0] in (ANNOUNCE, NEXT_GAME, LEAVE, BROKEN, ABANDON):
             try:
                 if raw[0] == ANNOUNCE:
                     state.check_announce(seat, raw)
+                elif raw[0] == ABANDON:
+                    state.check_abandon(seat, raw)
                 elif raw[0] == NEXT_GAME:
                     state.check_vote(seat, raw)
                 elif raw[0] == BROKEN:

@@ -262,7 +262,11 @@ class GameRunner:
         self._deck_sent: bytes | None = None  # the deck message submitted last
         self._refused_step = RefusedStep()  # ... and whether to send it again if refused
         self.latencies: dict[str, list[float]] = {"move": [], "deck": [], "vote": [],
-                                                  "leave": []}
+                                                  "leave": [], "abandon": []}
+        # party -> when this node claimed it abandoned the game (the table decides when every
+        # other party has claimed it; else the grace period's verdict comes after all)
+        self._claimed: dict[int, float] = {}
+        self._abandon_effects: list[object] = []
         self.leaving = False  # the party leaves the table: between bouts, or at once after it
         self._leave_tries = 0
         self._asked_next = 0  # the game after which the player was last asked to play on
@@ -434,6 +438,7 @@ class GameRunner:
         gone = self._gone()
         if gone and not self.finished.is_set():
             times.append(min(gone.values()) + self.timing.grace_seconds)
+            times += [t + self.timing.grace_seconds for t in self._claimed.values()]
         if self._linger_until is not None:
             times.append(self._linger_until)
         return min(times)
@@ -500,6 +505,8 @@ class GameRunner:
             effects = [*self.log.tick(now), *self._check_turn_timer(),
                        *self._check_vote_timer()]
             self._check_grace()
+            effects += self._abandon_effects
+            self._abandon_effects = []
         await self._carry_out(effects)
         self._late = False
         if self._away or self._told_away:
@@ -753,6 +760,8 @@ class GameRunner:
             self.journal.finish(self._saved_transcript())
             self.finished.set()
             return
+        if self._claim_abandoned(party, now):
+            return  # the table decides: every other party's node claims it too, or the verdict
         what = "return" if party in self._away else "answer"
         self.verdict = (f"abandoned: party {party} ({self.fingerprint(party)}) did not {what} "
                         f"within {self.timing.grace_seconds:g} s at position {self.log.seq}")
@@ -763,6 +772,32 @@ class GameRunner:
         self._note(party, "abandoned", self.verdict + why, fault=False)
         self.journal.verdict(self.verdict, self._saved_transcript())
         log.error("game ended: %s%s", self.verdict, why)
+
+    def _claim_abandoned(self, party: int, now: float) -> bool:
+        """Claim that `party` abandoned the game, where the committed log says the table waits
+        for it (docs/protocol.md §10.12): it forfeits once every other party's node claims it
+        too. True while the claim stands a chance: sent now, or sent less than a grace period
+        ago (the others' clocks started when they saw the table wait for it, not all at once);
+        False where the log cannot tell (the table waits on an ack, on several parties, or on
+        this node itself): the grace period's verdict ends the game here, with no result."""
+        claimed = self._claimed.get(party)
+        if claimed is not None:
+            return now < claimed + self.timing.grace_seconds
+        table = self.log.state
+        if (self.log.own_pending is not None or self.log.recovering
+                or self.log.next_state is not None):  # an entry waits for acks: whose?
+            return False
+        try:
+            payload = table.abandon(party)
+        except TableReject:
+            return False
+        self._claimed[party] = now
+        self._note(party, "abandoned", f"no answer within {self.timing.grace_seconds:g} s at "
+                   f"position {self.log.seq}: this node claims it abandoned the game (it "
+                   "forfeits once every other party claims it too)", fault=False)
+        # (not from `_handle`'s effects: carried out by the caller right after, like a tick's)
+        self._abandon_effects = list(self._submit(payload, "abandon"))
+        return bool(self._abandon_effects) or self.log.own_pending is not None
 
     def _saved_transcript(self) -> bytes | None:
         try:

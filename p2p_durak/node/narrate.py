@@ -99,6 +99,10 @@ class Narrator:
             chose = ", ".join(party_names[p] for p in event.stopped if p not in event.timed_out)
             late = ", ".join(party_names[p] for p in event.timed_out)
             lines = []
+            if event.abandoned:
+                gone = ", ".join(party_names[p] for p in event.abandoned)
+                lines.append(_t(lang, f"the table stops: {gone} abandoned the game",
+                                f"игра окончена: {gone} бросил партию"))
             if chose:
                 lines.append(_t(lang, f"the table stops: {chose} chose not to play on",
                                 f"игра окончена: {chose} не стали играть дальше"))
@@ -201,7 +205,8 @@ def event_record(event: TableEvent) -> dict[str, Any]:
         if isinstance(event, NextGame):
             return {"type": "next_game", "number": event.number, "series": record}
         return {"type": "series_over", "stopped": list(event.stopped),
-                "timed_out": list(event.timed_out), "series": record}
+                "timed_out": list(event.timed_out), "abandoned": list(event.abandoned),
+                "series": record}
     return {"type": "move", "seat": event.seat,
             "action": list(eng.encode_action(event.action)[:2]) + [
                 list(event.action.cards), event.action.target],

@@ -57,9 +57,13 @@ class BotPlayer(Player):
         assert bot is not None
         # drawn before the decision, from nothing of the position: the move leaves at the same
         # time whether the bot had one legal move or searched among many
-        send_at = trio.current_time() + self.reply_delay.for_bot(bot).draw(self._delay_rng)
+        delay = self.reply_delay.for_bot(bot).draw(self._delay_rng)
+        send_at = trio.current_time() + delay
         action = await offload.run_sync(lambda: bot_move(bot, turn.legal))
-        runner.move_at(turn.seq, action, send_at)
+        if delay > 0:
+            runner.move_at(turn.seq, action, send_at)
+        else:  # (no delay: at once, in this task)
+            await runner.move(turn.seq, action)
 
     def attach(self, runner: GameRunner) -> None:
         runner.journal.record_series(self.games)  # a restarted node plays on as it would have

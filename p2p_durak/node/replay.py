@@ -17,7 +17,7 @@ from p2p_durak.node.narrate import Narrator
 from p2p_durak.protocol.envelope import decode_envelope
 from p2p_durak.protocol.errors import ProtocolError
 from p2p_durak.protocol.messages import Start
-from p2p_durak.protocol.table import AuditFinished, Seated, TableMachine
+from p2p_durak.protocol.table import AuditFinished, Seated, SeriesOver, TableMachine
 from p2p_durak.protocol.table_log import TableLogMachine
 from p2p_durak.protocol.transcript import AuditError, Transcript, TranscriptError, audit
 
@@ -92,6 +92,14 @@ def audit_file(data: bytes, rules: RuleSet | None = None, lang: str = "en") -> V
         over = E.GameOver(state.result.durak, state.result.draw, state.result.pogony,
                           state.result.scores, state.result.winners)
         lines.append(narrator.engine_event(over))
+    for event in table.history:
+        if isinstance(event, SeriesOver) and event.abandoned:
+            lines += [t(f"FORFEIT: game {table.game_number}, {start.players[p].name} (party {p}) "
+                        "abandoned the game: every other player claimed it in the log, and it "
+                        "loses the game",
+                        f"ПОРАЖЕНИЕ: партия {table.game_number}, {start.players[p].name} "
+                        f"(игрок {p}) бросил партию: все остальные заявили об этом в записи, "
+                        "ему засчитано поражение") for p in event.abandoned]
     if table.audit is not None:
         cheats = [(n, c) for n, a in enumerate(audits, start=1) for c in a.cheaters]
         if cheats:

@@ -150,6 +150,8 @@ class HumanPlayer(Player):
                 self._log.clear()
                 self._voted = False
                 self._notice = None
+            elif isinstance(event, SeriesOver) and event.abandoned:
+                self._notice = self._forfeit_notice(event.abandoned)
             elif isinstance(event, SeriesOver):
                 chose = ", ".join(self.names[p] for p in event.stopped
                                   if p not in event.timed_out)
@@ -192,6 +194,15 @@ class HumanPlayer(Player):
                 else (f"The game was stopped: {diagnosis}", f"Игра остановлена: {diagnosis}")
         self._turn = None
         self._publish()
+
+    def _forfeit_notice(self, parties: tuple[int, ...]) -> tuple[str, str]:
+        """Every other player's node gave up waiting for them: they lose the game by forfeit,
+        and the table stops."""
+        who = ", ".join(self.names[p] if p < len(self.names) else f"party {p}" for p in parties)
+        return (f"{who} abandoned the game and loses it (every other player waited in vain). "
+                "The game is over.",
+                f"Игрок {who} бросил партию, ему засчитано поражение (остальные ждали напрасно). "
+                "Игра окончена.")
 
     def _abandoned_notice(self, party: int, what: str, grace: float) -> tuple[str, str]:
         """The grace period ended the game: whom the table lost, by name, and how (the verdict

@@ -1,8 +1,8 @@
 """A deck step the table refuses for a reason that will not change is not sent again after
 every entry (issue #5: each resend was ordered, skipped and committed — an entry that made the
 node resend it: a livelock of log noise and CPU). Its author names the reason once and holds it
-back; the table waits for a step it can accept, and the others end the game after the grace
-period, naming the party they waited for (autojump clock)."""
+back; the table waits for a step it can accept, and after the grace period the others claim
+that the party they waited for abandoned the game: it forfeits (issue #22; autojump clock)."""
 
 from __future__ import annotations
 
@@ -72,9 +72,18 @@ async def test_a_deck_step_refused_for_good_is_not_sent_after_every_entry(
         assert len(refused) == 1, runner.problems
         assert refused[0].fault
         assert "reveal-token proof does not verify" in refused[0].detail
-        # the table waited for the step it could accept, then the grace period ended it
-        assert runner.verdict is not None
-        assert f"party {party} ({table.fingerprint(BROKEN)}) did not answer" in runner.verdict
+        # the table waited for the step it could accept; after the grace period every other
+        # node claimed the party abandoned the game, and it lost it (issue #22, hole 3a: this
+        # was a verdict with no result, "party … did not answer")
+        assert runner.verdict is None
+        state = runner.log.state
+        assert state.abandoned == (party,)
+        assert state.state is not None
+        assert state.state.result is not None
+        assert state.state.result.durak == (state.seat_of_party[party],)
+        claimed = [p for p in runner.reports if p.kind == "abandoned" and p.party == party]
+        assert claimed
+        assert f"no answer within {runner.timing.grace_seconds:g} s" in claimed[0].detail
 
 
 def test_a_refused_step_is_held_back_while_its_reason_holds() -> None:

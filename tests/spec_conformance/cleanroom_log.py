@@ -137,8 +137,10 @@ def _check_entry(state: Walk, seq: int, entry_bytes: Value) -> None:
             raise ChainViolation(seq, "R5", "items not in ascending order of their keys")
         state.raced += 1
     # §10.12: while deck steps or end-of-game choices are gathered, the sequencer is the lowest
-    # party still owing one, and everyone in this entry owed one.
-    if gathered and sequencer > min(authors):
+    # party still owing one, and everyone in this entry owed one — except, with three or more
+    # at the table, when one party alone owes: the lowest other party orders its part.
+    alone = len(authors) == 1 and len(state.players) - len(state.left) >= 3
+    if gathered and sequencer > min(authors) and not alone:
         raise ChainViolation(seq, "§10.12", f"sequencer {sequencer} while seat "
                                             f"{min(authors)} still owed a step")
     state.hashes.append(sha256(entry_bytes))

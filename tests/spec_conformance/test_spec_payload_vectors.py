@@ -49,8 +49,11 @@ def array(value: Value) -> tuple[Value, ...]:
 
 
 def test_the_table_payload_vectors_have_the_shapes_of_section_10_12() -> None:
-    assert (len(DECK), len(TABLE)) == (10, 10)  # every deck kind, every payload shape
+    assert (len(DECK), len(TABLE)) == (10, 11)  # every deck kind, every payload shape
     payloads = {name: array(read(data)) for name, data in TABLE.items()}
+    kind, party = payloads["abandon"]  # issue #22: [6, party], an abandonment claim
+    assert kind == 6
+    assert type(party) is int
     assert payloads["vote_play_on"] == (3, True)
     assert payloads["vote_stop"] == (3, False)
     assert payloads["vote_timed_out"] == (3, False, "timeout")

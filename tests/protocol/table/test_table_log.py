@@ -195,7 +195,13 @@ def test_a_party_restarting_while_an_entry_is_in_flight_catches_up_and_the_game_
         run(2, logs[2].peer_connected(p, now))
     pump(lambda: all(log.state.audit is not None for log in logs))
     assert len({log.state_hash for log in logs}) == 1
-    assert dropped == [], "honest catch-up answers were refused"
+    # A party's deck step that another party orders (issue #22: the one party owing a step no
+    # longer orders it itself) is re-sent by its author until its entry commits; the restarted
+    # party may learn the entry by catch-up first and then get the retransmission: a late
+    # message the log drops, which docs/protocol.md §10.7 says is no verdict. Nothing else.
+    late = [d for d in dropped if d.endswith("its counter was already used")]
+    assert [d for d in dropped if d not in late] == [], "honest catch-up answers were refused"
+    assert all(d.startswith("party 2:") for d in late), late
 
 
 def _rebuilt(logs: list[OrderingLog[TableMachine]], k: int, state_hash: bytes,

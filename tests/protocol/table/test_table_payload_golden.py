@@ -28,6 +28,7 @@ from wire_support import GOLDEN_DIR, read_golden, write_golden
 
 from p2p_durak.protocol import codec
 from p2p_durak.protocol.table import (
+    ABANDON,
     ANNOUNCE,
     BROKEN,
     DECK_STEP,
@@ -39,12 +40,14 @@ from p2p_durak.protocol.table import (
     _deck_bytes,
 )
 
+from .test_forfeit_tables import _until_one_awaited
 from .test_table_machine import _deliver, _table
 
 TABLE_DIR = GOLDEN_DIR / "table"
 REGENERATE = os.environ.get("P2P_DURAK_REGENERATE_GOLDEN") == "1"
 KINDS = {DECK_STEP: "deck step", MOVE: "move", ANNOUNCE: "announcement", NEXT_GAME: "next game",
-         LEAVE: "leave", BROKEN: "broken card"}
+         LEAVE: "leave", BROKEN: "broken card",
+         ABANDON: "abandonment claim"}
 SHAPES = {
     "deck_step": DECK_STEP,
     "move": MOVE,
@@ -56,6 +59,7 @@ SHAPES = {
     "leave_announced": LEAVE,
     "leave_tokens": LEAVE,
     "broken_claim": BROKEN,
+    "abandon": ABANDON,
 }
 
 
@@ -68,7 +72,8 @@ def shape_of(payload: bytes) -> str:
         return "leave_announced" if raw[1] is None else "leave_tokens"
     if raw[0] == NEXT_GAME:
         return "vote_timed_out" if len(raw) == 3 else "vote_play_on" if raw[1] else "vote_stop"
-    return {DECK_STEP: "deck_step", ANNOUNCE: "announce", BROKEN: "broken_claim"}[raw[0]]
+    return {DECK_STEP: "deck_step", ANNOUNCE: "announce", BROKEN: "broken_claim",
+            ABANDON: "abandon"}[raw[0]]
 
 
 def broken_claim(machine: TableMachine) -> bytes:
@@ -132,6 +137,12 @@ def payloads() -> dict[str, bytes]:
             assert isinstance(raw, tuple)
             assert machines[first].check_vote(second, raw) is False
         _deliver(machines, party, payload)
+    # a claim that a party abandoned the game, where the table waits for it alone
+    machines = _table(3, "app_podkidnoy", 21)
+    target = _until_one_awaited(machines, random.Random(21))
+    by = next(p for p in range(3) if p != target)
+    made["abandon"] = machines[by].abandon(target)
+    _deliver(machines, by, made["abandon"])
     return made
 
 
