@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import importlib
 import importlib.metadata
+import os
 import pkgutil
 import sys
 from collections.abc import Sequence
@@ -40,7 +41,32 @@ def installed_version() -> str:
         return "(not installed)"
 
 
+# What a shell reports for a tool the closed pipe's SIGPIPE stopped (128 + 13): `durak rules |
+# head` ends as `cat file | head` does (Python ignores SIGPIPE and raises instead).
+PIPE_CLOSED = 141
+
+
 def main(argv: Sequence[str] | None = None) -> int:
+    try:
+        code = _dispatch(argv)
+        sys.stdout.flush()  # (buffered output meets the closed pipe here)
+    except* BrokenPipeError:
+        _silence_stdout()
+        code = PIPE_CLOSED
+    return code
+
+
+def _silence_stdout() -> None:
+    """The reader has gone: point stdout at the null device so that the interpreter's flush
+    at exit does not print "Exception ignored … BrokenPipeError" (Python's signal docs)."""
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    try:
+        os.dup2(devnull, sys.stdout.fileno())
+    finally:
+        os.close(devnull)
+
+
+def _dispatch(argv: Sequence[str] | None) -> int:
     words = list(sys.argv[1:] if argv is None else argv)
     if words == ["--version"]:  # without importing every command (seconds on a slow machine)
         print(f"durak {installed_version()}")
