@@ -36,6 +36,7 @@ from p2p_durak.cli.table_view import (
 from p2p_durak.cli.waiting_view import is_waiting_room, render_waiting
 from p2p_durak.engine import Action, IllegalAction, RuleError
 from p2p_durak.node.api import Session
+from p2p_durak.protocol.messages import PROTOCOL_VERSION
 
 TABLE_KEYS: dict[str, str] = {
     "left": "left", "right": "right", "home": "home", "end": "end",
@@ -332,6 +333,11 @@ class Controller:
     async def _join(self) -> None:
         seen = self.lobby.selected()
         if seen is None:
+            return
+        if not seen.table.compatible:
+            self.lobby.notice = notice_of("lobby.incompatible",
+                                          theirs=seen.table.protocol_version,
+                                          ours=PROTOCOL_VERSION)
             return
         if not seen.table.seats_free:
             self.lobby.notice = notice_of("lobby.full")

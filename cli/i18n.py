@@ -62,6 +62,14 @@ CATALOGUE: dict[str, tuple[str, str]] = {
     "lobby.scrolled": ("Tables {first}–{last} of {count} (↑↓ scroll)",
                        "Столы {first}–{last} из {count} (↑↓ — дальше)"),
     "lobby.full": ("that table has no free seat", "за этим столом нет свободных мест"),
+    # (the timer's cell: 20 columns at most)
+    "lobby.other_version": ("other version: v{version}", "другая версия: v{version}"),
+    "lobby.incompatible": ("that table speaks protocol version {theirs}, this durak speaks "
+                           "{ours}: the older one needs an update",
+                           "этот стол говорит на версии протокола {theirs}, а этот durak — на "
+                           "{ours}: более старому нужно обновление"),
+    "tables.incompatible": ("incompatible: protocol version {theirs}, this durak speaks {ours}",
+                            "несовместим: версия протокола {theirs}, у этого durak — {ours}"),
     "lobby.host_fingerprint": ("Host of {name}: {fp} (joining checks it)",
                                "Хозяин {name}: {fp} (сверяется при входе)"),
     "lobby.changed_rules": ("{mark} the table changes its variant's rules: the waiting room "

@@ -89,9 +89,10 @@ def render_lobby(lobby: LobbyUi, look: Look, width: int, height: int,
             variant = clip_text(variant, 19) + CHANGED_MARK
         row = _columns(look, name=clip_text(table.name, 20), variant=clip_text(variant, 20),
                        players=f"{table.seats_taken}/{table.seats}", free=str(table.seats_free),
-                       timer=clocks_text(table.timer, look))
+                       timer=clocks_text(table.timer, look) if table.compatible
+                       else m("lobby.other_version", version=table.protocol_version))
         style = "class:lobby.row.chosen" if chosen else (
-            "class:lobby.row" if table.seats_free else "class:dim")
+            "class:lobby.row" if table.seats_free and table.compatible else "class:dim")
         on_click = None if post is None else (lambda i=index: post(f"click:row:{i}"))
         body.append([("class:waiting", " ▶ " if chosen else "   "),
                      clickable(style, row, on_click)])

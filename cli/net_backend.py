@@ -233,6 +233,9 @@ class NetworkLobbyBackend(LocalLobbyBackend):
                                                     reply_delay=reply_delay.configured()))
 
     async def join(self, table: TableSeen) -> Session:
+        if not table.table.compatible:  # (the lobby says so first: never dialled)
+            raise LobbyError("that table speaks another protocol version",
+                             "этот стол говорит на другой версии протокола")
         if table.table.seats_free <= 0:
             raise LobbyError("that table is full", "за этим столом нет мест")
         try:

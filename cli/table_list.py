@@ -13,6 +13,7 @@ import trio
 from p2p_durak.cli.i18n import Messages
 from p2p_durak.node.discovery import Discovery
 from p2p_durak.node.tableinfo import TableGone, TableSeen
+from p2p_durak.protocol.messages import PROTOCOL_VERSION
 
 OpenDiscovery = Callable[[], AbstractAsyncContextManager[Discovery]]
 
@@ -45,14 +46,18 @@ def listing(seen: list[TableSeen], *, seconds: float, lang: str, as_json: bool) 
     if not seen:
         return TableListing((), Messages(lang)("tables.none", seconds=f"{seconds:g}"),
                             NOTHING_FOUND)
-    return TableListing(tuple(_json_line(s) if as_json else _text_line(s) for s in seen),
+    return TableListing(tuple(_json_line(s) if as_json else _text_line(s, lang) for s in seen),
                         None, 0)
 
 
-def _text_line(seen: TableSeen) -> str:
+def _text_line(seen: TableSeen, lang: str) -> str:
     t = seen.table
-    return (f"{t.name}\t{t.variant}\t{t.seats_taken}/{t.seats}\t{seen.addresses[0]}:{t.port}\t"
+    line = (f"{t.name}\t{t.variant}\t{t.seats_taken}/{t.seats}\t{seen.addresses[0]}:{t.port}\t"
             f"{t.fingerprint}\t{t.timer.describe()}")
+    if not t.compatible:  # (a seventh column, only then: `durak join` would be refused)
+        line += "\t" + Messages(lang)("tables.incompatible", theirs=t.protocol_version,
+                                      ours=PROTOCOL_VERSION)
+    return line
 
 
 def _json_line(seen: TableSeen) -> str:
@@ -62,4 +67,6 @@ def _json_line(seen: TableSeen) -> str:
                        "port": t.port, "fingerprint": t.fingerprint,
                        "turn_seconds": t.timer.turn_seconds,
                        "on_timeout": t.timer.on_timeout.name.lower(),
-                       "grace_seconds": t.timer.grace_seconds}, ensure_ascii=False)
+                       "grace_seconds": t.timer.grace_seconds,
+                       "protocol_version": t.protocol_version, "compatible": t.compatible},
+                      ensure_ascii=False)

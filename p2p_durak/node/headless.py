@@ -263,13 +263,15 @@ class JoinOptions:
 
 async def find_table(name: str | None, interfaces: Sequence[str] | None, seconds: float
                      ) -> TableSeen:
-    """Browse mDNS until a table (with that name, if given) with a free seat shows up;
+    """Browse mDNS until a table (with that name, if given) with a free seat that speaks our
+    protocol version shows up;
     `TimeoutError` if none does within `seconds`."""
     try:
         with trio.fail_after(seconds):
             async with open_discovery(interfaces=interfaces) as discovery:
                 async for event in discovery.events:
                     if isinstance(event, TableSeen) and event.table.seats_free > 0 and (
+                            event.table.compatible) and (
                             name is None or event.table.name == name):
                         return event
     except trio.TooSlowError as exc:  # (not a TimeoutError: `durak join` printed a traceback)

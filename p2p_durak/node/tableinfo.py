@@ -37,7 +37,7 @@ from dataclasses import dataclass
 
 from p2p_durak.protocol.errors import LocalProtocolError
 from p2p_durak.protocol.identity import fingerprint
-from p2p_durak.protocol.messages import NO_TURN_TIMER, TimeoutPolicy, TurnTimer
+from p2p_durak.protocol.messages import NO_TURN_TIMER, PROTOCOL_VERSION, TimeoutPolicy, TurnTimer
 
 SERVICE_TYPE = "_durak._tcp.local."
 TXT_VERSION = 1
@@ -123,6 +123,12 @@ class TableAd:
     @property
     def seats(self) -> int:
         return self.seats_taken + self.seats_free
+
+    @property
+    def compatible(self) -> bool:
+        """Whether this node speaks the table's protocol version: another version is listed
+        as such and never dialled (its host would refuse the join, or worse, misread it)."""
+        return self.protocol_version == PROTOCOL_VERSION
 
 
 @dataclass(frozen=True, slots=True)

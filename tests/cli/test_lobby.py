@@ -14,9 +14,10 @@ from p2p_durak.cli.canvas import plain
 from p2p_durak.cli.controller import Controller
 from p2p_durak.cli.i18n import Look
 from p2p_durak.cli.net_backend import NetworkLobbyBackend
+from p2p_durak.node.api import Session
 from p2p_durak.node.discovery import FakeDiscoveryNetwork
 from p2p_durak.node.identity_store import load_or_create
-from p2p_durak.node.tableinfo import TableAd, new_table_id
+from p2p_durak.node.tableinfo import TableAd, TableSeen, new_table_id
 from p2p_durak.protocol.identity import Identity
 
 FINGERPRINT = Identity.from_seed(bytes(32)).fingerprint
@@ -356,3 +357,37 @@ def test_a_long_list_scrolls_with_the_cursor() -> None:
     screen = plain(render_lobby(lobby, Look("en", False), 80, 24))
     assert " ▶ Table 00" in screen
     assert "Tables 1–" in screen
+
+
+class DialRecordingBackend(LocalLobbyBackend):
+    """A lobby backend that records every table it is asked to join (dial)."""
+
+    dialled: list[str]
+
+    async def join(self, table: TableSeen) -> Session:
+        self.dialled.append(table.table.name)
+        return await super().join(table)
+
+
+async def test_a_table_of_another_protocol_version_is_shown_so_and_never_dialled() -> None:
+    """Issue #20: a `proto=2` table was listed as any other and Enter dialled it."""
+    net = FakeDiscoveryNetwork()
+    async with (net.open_discovery(addresses=["10.0.0.2"]) as host,
+                net.open_discovery() as mine, trio.open_nursery() as nursery):
+        backend = DialRecordingBackend(nursery, mine.events)
+        backend.dialled = []
+        controller = Controller(backend, Look("en", False), base())
+        keys = await start(nursery, controller)
+        await host.advertise(dataclasses.replace(ad("Future"), protocol_version=2))
+        screen = await keys()
+        row = next(line for line in screen.splitlines() if "Future" in line)
+        assert "other version: v2" in row
+        screen = await keys("enter")
+        assert "that table speaks protocol version 2, this durak speaks 1" in screen
+        screen = await keys("l")
+        assert "другая версия: v2" in screen
+        screen = await keys("enter")
+        assert "этот стол говорит на версии протокола 2, а этот durak — на 1" in screen
+        assert backend.dialled == []
+        assert controller.screen == "lobby"
+        nursery.cancel_scope.cancel()

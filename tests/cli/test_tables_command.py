@@ -5,6 +5,8 @@ exit 0. Deterministic: the fake discovery network, the autojump clock for the li
 
 from __future__ import annotations
 
+import dataclasses
+import json
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
@@ -15,6 +17,7 @@ import trio.testing
 import p2p_durak.node.discovery as discovery_module
 from p2p_durak.cli.main import main
 from p2p_durak.cli.table_list import NOTHING_FOUND, listing, tables_seen
+from p2p_durak.node import headless
 from p2p_durak.node.discovery import FakeDiscovery, FakeDiscoveryNetwork
 from p2p_durak.node.tableinfo import TableAd, new_table_id
 from p2p_durak.protocol.identity import Identity
@@ -68,3 +71,41 @@ async def test_the_tables_found_are_listed_and_exit_0(
     assert result.note is None
     assert [line.split("\t")[:4] for line in result.lines] == [
         ["Kitchen", "podkidnoy-36", "1/3", "10.0.0.1:4000"]]
+
+
+async def test_a_table_of_another_protocol_version_is_listed_as_incompatible(
+        autojump_clock: trio.testing.MockClock) -> None:
+    """Issue #20: `proto=2` was listed as any other table."""
+    net = FakeDiscoveryNetwork()
+    async with net.open_discovery(addresses=["10.0.0.1"]) as host:
+        await host.advertise(ad("Ours"))
+        await host.advertise(dataclasses.replace(ad("Future"), protocol_version=2))
+        seen = await tables_seen(lambda: net.open_discovery(addresses=["10.0.0.2"]), 3.0)
+    lines = listing(seen, seconds=3.0, lang="en", as_json=False).lines
+    ours, future = (next(line.split("\t") for line in lines if line.startswith(name))
+                    for name in ("Ours", "Future"))
+    assert len(ours) == 6
+    assert future[6:] == ["incompatible: protocol version 2, this durak speaks 1"]
+    russian = listing(seen, seconds=3.0, lang="ru", as_json=False).lines
+    assert any(line.endswith("\tнесовместим: версия протокола 2, у этого durak — 1")
+               for line in russian)
+    records = {r["name"]: r for r in map(json.loads,
+                                         listing(seen, seconds=3.0, lang="en",
+                                                 as_json=True).lines)}
+    assert (records["Ours"]["compatible"], records["Future"]["compatible"]) == (True, False)
+    assert records["Future"]["protocol_version"] == 2
+
+
+async def test_join_by_name_never_dials_a_table_of_another_protocol_version(
+        autojump_clock: trio.testing.MockClock, monkeypatch: pytest.MonkeyPatch) -> None:
+    net = FakeDiscoveryNetwork()
+    monkeypatch.setattr(headless, "open_discovery",
+                        lambda **_: net.open_discovery(addresses=["10.0.0.2"]))
+    async with net.open_discovery(addresses=["10.0.0.1"]) as host:
+        await host.advertise(dataclasses.replace(ad("Kitchen"), protocol_version=2))
+        with pytest.raises(TimeoutError):
+            await headless.find_table("Kitchen", None, 5.0)
+        ours = ad("Kitchen")
+        await host.advertise(ours)
+        found = await headless.find_table("Kitchen", None, 5.0)
+    assert found.table == ours
