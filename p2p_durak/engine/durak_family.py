@@ -14,7 +14,7 @@ from p2p_durak.engine import core
 from p2p_durak.engine import views as V
 from p2p_durak.engine.actions import CHANCE, Action
 from p2p_durak.engine.bout import DECK_ORDER
-from p2p_durak.engine.durak_moves import initial_layout, movements
+from p2p_durak.engine.durak_moves import initial_layout, movements, stock_bottom
 from p2p_durak.engine.entry import apply, step
 from p2p_durak.engine.events import Event
 from p2p_durak.engine.family import (
@@ -24,6 +24,7 @@ from p2p_durak.engine.family import (
     Command,
     DrawLot,
     JointCoin,
+    Numbering,
     OpenCard,
     Outcome,
     ProveSuit,
@@ -36,7 +37,7 @@ from p2p_durak.engine.family import (
 )
 from p2p_durak.engine.moves import DISCARD, SET_ASIDE, STOCK, TABLE, Movement, Zone, hand
 from p2p_durak.engine.rules import RuleSet
-from p2p_durak.engine.setup import last_dealt_seat, presort_layout
+from p2p_durak.engine.setup import last_dealt_seat, personal_trumps_turned, presort_layout
 from p2p_durak.engine.state import (
     CHALLENGE,
     DEAL,
@@ -103,25 +104,41 @@ def chance(state: State) -> ChanceRequest | None:
     if phase == REVEAL_TRUMP:
         if game.rules.trump_rule == "bottom_suit_announced":
             return ProveSuit(STOCK, -1, game.dealer)  # невидимый: the dealer alone sees it
+        # двухкозырной turns one card per seat, each its own step; a joker turned as trump
+        # (put back into the stock) makes another reveal
+        turned = personal_trumps_turned(state)
+        if turned:
+            step, numbering = f"trump:{turned}", Numbering.NONE
+        elif state.shown:
+            step, numbering = "trump:joker", Numbering.DECK
+        else:
+            step, numbering = "trump", Numbering.NONE
         if state.stock:
-            return OpenCard(STOCK, 0, purpose="trump")
+            return OpenCard(STOCK, 0, step=step, numbering=numbering)
         seat = last_dealt_seat(game)  # no stock: the last dealt card, by its holder
-        return OpenCard(hand(seat), -1, by=seat, purpose="trump")
+        return OpenCard(hand(seat), -1, by=seat, step=step, numbering=numbering)
     if phase == TURN_UP:
-        return OpenCard(STOCK, 0, purpose="turn")
+        return OpenCard(STOCK, 0, step="turn", numbering=Numbering.EACH)
     if phase == REVEAL_HIDDEN:
-        return OpenCard(SET_ASIDE, 0, purpose="hidden-trump")
+        return OpenCard(SET_ASIDE, 0, step="hidden-trump")
     if phase == REVEAL_STOCK:
-        return OpenCard(STOCK, 0, purpose="stock-lead")
+        # армянский: a blind lead from the stock; its top card opens to everyone, so nobody,
+        # the attacker neither, chose or saw it first
+        return OpenCard(STOCK, 0, step="stock-lead", numbering=Numbering.EACH)
     if phase == LOT:
         return DrawLot(state.lot_among)
     if phase == CHALLENGE:
-        # верю не верю: the doubted cover, opened by its owner (the defender)'s tokens
-        return OpenCard(TABLE, label=state.doubt[1], by=state.defender, purpose="doubt")
-    if phase == RESHUFFLE:
-        return Reshuffle("reshuffle")
-    if phase == EXCHANGE:
-        return Reshuffle("swap-shuffle")
+        # верю не верю: the doubted cover, opened by its owner (the defender)'s tokens, so a
+        # defender cannot make it open as another card
+        return OpenCard(TABLE, label=state.doubt[1], by=state.defender, step="doubt",
+                        numbering=Numbering.EACH)
+    if phase in (RESHUFFLE, EXCHANGE):
+        # отбойный: the bout's cards and the stock's face-down part; покерный: the stock's
+        # face-down part with the given cards in it; the turned card stays at the bottom
+        face_down = (STOCK, len(state.stock) - stock_bottom(state))
+        if phase == RESHUFFLE:
+            return Reshuffle("reshuffle", ((TABLE, -1), face_down))
+        return Reshuffle("swap-shuffle", (face_down,))
     if phase == OVER:
         return Audit()
     return None

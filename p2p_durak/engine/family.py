@@ -47,6 +47,16 @@ ActionT = TypeVar("ActionT")
 # ---- chance: what the deck must do next ---------------------------------------------------------
 
 
+class Numbering(IntEnum):
+    """How a table names a chance request's deck step (the names are on the wire): `step`
+    alone, `step:<c>` with the table's running count of its show and chance steps (`EACH`),
+    or `step:<d>` with the number of deck steps finished in this game (`DECK`)."""
+
+    NONE = 0
+    EACH = 1
+    DECK = 2
+
+
 class ShuffleDeck(NamedTuple):
     """Every seat shuffles the deck, laid out as `initial` (slot order; empty: 0..n-1), each
     block of `blocks` (sizes, top first) on its own (албанский shuffles each rank's block;
@@ -54,18 +64,21 @@ class ShuffleDeck(NamedTuple):
 
     blocks: tuple[int, ...] = ()
     initial: tuple[int, ...] = ()
+    step: str = "shuffle"
 
 
 class OpenCard(NamedTuple):
     """Open the card at `position` of `zone` (-1: the last; or the one labelled `label`) to
     everybody; `by`: the seat whose hand it is, whose own tokens open it (EVERY_SEAT:
-    everyone's). Its card feeds the family's chance action (`chance_actions`)."""
+    everyone's). A card open already needs no deck step. Its card feeds the family's chance
+    action (`chance_actions`)."""
 
     zone: Zone
     position: int = 0
     label: int = -1
     by: int = EVERY_SEAT
-    purpose: str = "reveal"  # the deck step's name: "trump", "turn", "stock-lead", "doubt" …
+    step: str = "reveal"
+    numbering: Numbering = Numbering.NONE
 
 
 class ProveSuit(NamedTuple):
@@ -76,30 +89,36 @@ class ProveSuit(NamedTuple):
     zone: Zone
     position: int
     seat: int
+    step: str = "trump-view"
 
 
 class DrawLot(NamedTuple):
     among: tuple[int, ...]
+    step: str = "lot"
 
 
 class JointCoin(NamedTuple):
     """A random order of `items` things every seat contributes to (Длинный's sixes: the
     order of the four suits); the permutation feeds the chance actions."""
 
-    purpose: str
+    step: str
     items: int
 
 
 class Reshuffle(NamedTuple):
-    """The movements of the family's shuffle action say what is re-masked (`Seen.NOBODY`);
-    the deck does it, then the action is applied."""
+    """Every seat re-masks and permutes `parts` (each a zone and how many of its first cards;
+    -1: all of them), then the family's shuffle action is applied, whose movements put the
+    slots where they go."""
 
-    purpose: str
+    step: str
+    parts: tuple[tuple[Zone, int], ...]
 
 
 class Audit(NamedTuple):
     """The game is over: every seat publishes its keys; the family checks what a partial view
     had to take on trust."""
+
+    step: str = "audit"
 
 
 ChanceRequest = ShuffleDeck | OpenCard | ProveSuit | DrawLot | JointCoin | \

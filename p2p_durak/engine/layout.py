@@ -69,10 +69,10 @@ class Layout:
         return None
 
     def follow(self, movement: Movement, card_of: Callable[[int], int | None],
-               named: Sequence[int] = ()) -> list[Arrival]:
+               named: list[int] | None = None) -> list[Arrival]:
         """Carry out one movement (every move picks first, then every move places); the
-        arrivals in move order."""
-        queue = list(named)
+        arrivals in move order. `NAMED` picks take their slots off the front of `named`."""
+        queue = [] if named is None else named
         picked = [self._pick(move, card_of, queue) for move in movement]
         for move, slots in zip(movement, picked, strict=True):
             source = self.zones.get(move.source, [])

@@ -61,7 +61,7 @@ def test_places_and_picks() -> None:
     lay.follow((at(STOCK, hand(0), 1, 2, into=0),), _closed)
     assert lay.slots(hand(0)) == (2, 0, 7, 8)
     # a named face-down card lies at a labelled place, found again by its label
-    lay.follow((named(hand(0), TABLE, 1, label=3),), _closed, named=(7,))
+    lay.follow((named(hand(0), TABLE, 1, label=3),), _closed, named=[7])
     assert lay.labelled(TABLE, 3) == 7
     lay.follow((every(TABLE, DISCARD, into=END),), _closed)
     assert lay.slots(DISCARD) == (7,)
@@ -83,7 +83,7 @@ def test_a_card_that_is_not_there_is_a_layout_error() -> None:
     with pytest.raises(LayoutError):
         lay.follow((first(hand(0), TABLE, 2),), _closed)
     with pytest.raises(LayoutError):
-        lay.follow((named(hand(0), TABLE, 1),), _closed, named=(2,))
+        lay.follow((named(hand(0), TABLE, 1),), _closed, named=[2])
 
 
 def test_the_deal_and_the_first_lead_as_movements() -> None:
@@ -97,7 +97,7 @@ def test_the_deal_and_the_first_lead_as_movements() -> None:
     # one card at a time from the dealer's left (SP3): seat 1 gets 0, 2, 4 …
     assert lay.slots(hand(1)) == (0, 2, 4, 6, 8, 10)
     assert lay.slots(hand(0)) == (1, 3, 5, 7, 9, 11)
-    assert chance(after) == OpenCard(STOCK, 0, purpose="trump")
+    assert chance(after) == OpenCard(STOCK, 0, step="trump")
 
 
 def test_a_lot_is_asked_for_with_its_seats() -> None:

@@ -122,7 +122,7 @@ class Mirror:
         for movement in movements(before, action, events, after):
             for move in movement:
                 self.kinds.add(f"{move.source.kind.name}->{move.target.kind.name}")
-            for arrival in m_follow(self, movement):
+            for arrival in self.layout.follow(movement, self._card_of, self.named):
                 if arrival.seen not in (Seen.OWNER, Seen.OTHERS):
                     continue
                 assert arrival.zone.kind in (ZoneKind.HAND, ZoneKind.LOCKED)
@@ -154,13 +154,6 @@ class Mirror:
         covers = {label: s for (zone, label), s in lay.labels.items() if zone == TABLE}
         assert covers == m.cover_slots, f"covers {where}"
         self.checked += 1
-
-
-def m_follow(mirror: Mirror, movement: Any) -> Any:
-    arrivals = mirror.layout.follow(movement, mirror._card_of, mirror.named)
-    used = sum(move.n for move in movement if move.pick == 3)  # NAMED
-    mirror.named = mirror.named[used:]
-    return arrivals
 
 
 @pytest.mark.parametrize("preset", sorted(PRESETS))
