@@ -54,11 +54,26 @@ import copy
 import hashlib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
+from enum import Enum
 
 from p2p_durak import engine as eng
 from p2p_durak.engine import actions as A
 from p2p_durak.engine import events as E
-from p2p_durak.engine.bout import DECK_ORDER, blind_templates
+from p2p_durak.engine import moves as M
+from p2p_durak.engine.bout import blind_templates
+from p2p_durak.engine.durak_family import ATTACK_DEFEND as FAMILY
+from p2p_durak.engine.family import (
+    Capabilities,
+    ChanceRequest,
+    DrawLot,
+    JointCoin,
+    Numbering,
+    OpenCard,
+    ProveSuit,
+    Reshuffle,
+    ShuffleDeck,
+)
+from p2p_durak.engine.layout import Layout
 from p2p_durak.engine.setup import (
     GOVNO,
     JOKER_ROUND,
@@ -66,10 +81,6 @@ from p2p_durak.engine.setup import (
     LOWEST_ROUND,
     claim_round,
     claim_suit,
-    deal_seats,
-    last_dealt_seat,
-    personal_trumps_turned,
-    presort_layout,
 )
 from p2p_durak.engine.state import Phase
 from p2p_durak.protocol import codec
@@ -473,6 +484,14 @@ class _Claim:
     lowest: bool = False  # SP5's `lowest_card` fallback: the lowest card of any suit
 
 
+class _Awaiting(Enum):
+    """A deck step under way that answers no chance request of the engine's."""
+
+    PICK = "pick"  # оборотный: a blind play waits for its card to open
+    SUIT_PROOF = "suit-proof"  # невидимый: the announcer proves the announced suit
+    REMASK = "remask"  # верю не верю: a hand is being re-masked by its owner
+
+
 @dataclass
 class TableMachine:
     game_id: bytes
@@ -484,14 +503,8 @@ class TableMachine:
     seat_of_party: tuple[int, ...] = ()
     party_of_seat: tuple[int, ...] = ()
     state: eng.State | None = None  # this party's partial view, once seated
-    stock_slots: list[int] = field(default_factory=list)
-    hand_slots: dict[int, list[int]] = field(default_factory=dict)
-    table_slots: list[int] = field(default_factory=list)
-    locked_slots: dict[int, list[int]] = field(default_factory=dict)  # магаданский, per seat
-    discard_slots: list[int] = field(default_factory=list)
-    cover_slots: dict[int, int] = field(default_factory=dict)  # верю не верю: face-down covers
-    hidden_slot: int = -1
-    trump_slot: int = -1
+    # where each deck slot lies, as the engine's card movements put it (engine/layout.py)
+    layout: Layout = field(default_factory=Layout)
     claims: list[_Claim] = field(default_factory=list)
     # занудный: (seat, led card, the hand's slots then) for the audit to check the lead was of
     # the highest rank in that hand, which a partial view could not see
@@ -507,9 +520,10 @@ class TableMachine:
     digest: bytes = b"\x00" * 32  # running hash of every applied intent: the deck's history
     history: tuple[TableEvent, ...] = ()  # everything that happened, for the node to report
     _step_counter: int = 0
-    _pending_chance: str = ""  # which chance outcome the open deck step feeds
+    # what the open deck step is for: the engine's chance request it answers (its outcome
+    # feeds the engine), or one of the table's own steps
+    _awaiting: ChanceRequest | _Awaiting | None = None
     _suit_due: bool = False  # невидимый: the dealer's party owes the suit announcement
-    _learned_now: tuple[int, ...] = ()  # own cards learned without a deck step (невидимый)
     _pick: eng.Action | None = None  # оборотный: the blind play waiting for its card's reveal
     # отбойный: slots opened to all before a reshuffle changed their card, as they were
     _opened_before_shuffle: dict[int, int] = field(default_factory=dict)
@@ -518,7 +532,6 @@ class TableMachine:
     # (with the reveal tokens published on it by then: a party that left since took its key)
     _closed_before_shuffle: dict[int, tuple[Ciphertext, dict[int, bytes]]] = field(
         default_factory=dict)
-    _given_slots: list[int] = field(default_factory=list)  # покерный: an exchange's two slots
     # верю не верю: the seats whose hands were re-masked in the re-mask under way, and the
     # bout's draws (step, grants), shown together with those hands once it is done
     _remasked: list[int] = field(default_factory=list)
@@ -562,12 +575,7 @@ class TableMachine:
         """An independent copy (the engine state is immutable and shared)."""
         twin = copy.copy(self)
         twin.deck = self.deck.fork()
-        twin.stock_slots = list(self.stock_slots)
-        twin.hand_slots = {k: list(v) for k, v in self.hand_slots.items()}
-        twin.table_slots = list(self.table_slots)
-        twin.locked_slots = {k: list(v) for k, v in self.locked_slots.items()}
-        twin.discard_slots = list(self.discard_slots)
-        twin.cover_slots = dict(self.cover_slots)
+        twin.layout = self.layout.copy()
         twin.claims = list(self.claims)
         twin.votes = dict(self.votes)
         twin.abandon_claims = dict(self.abandon_claims)
@@ -575,11 +583,44 @@ class TableMachine:
         twin._opened_before_shuffle = dict(self._opened_before_shuffle)
         twin._slot_gen = dict(self._slot_gen)
         twin._closed_before_shuffle = dict(self._closed_before_shuffle)
-        twin._given_slots = list(self._given_slots)
         twin._remasked = list(self._remasked)
         return twin
 
     # ---- queries ---------------------------------------------------------------------------
+
+    @property
+    def hand_slots(self) -> dict[int, list[int]]:
+        """Each seat's hand, its slots in order (a view of `layout`)."""
+        n = self.state.game.n_players if self.state is not None else 0
+        return {seat: list(self.layout.slots(M.hand(seat))) for seat in range(n)}
+
+    @property
+    def stock_slots(self) -> list[int]:
+        """The stock's slots, top first (a view of `layout`)."""
+        return list(self.layout.slots(M.STOCK))
+
+    @property
+    def table_slots(self) -> list[int]:
+        """The cards in play, in the order they came (a view of `layout`)."""
+        return list(self.layout.slots(M.TABLE))
+
+    @property
+    def cover_slots(self) -> dict[int, int]:
+        """The face-down covers on the table by the attack card they cover (верю не верю)."""
+        return {label: slot for (zone, label), slot in self.layout.labels.items()
+                if zone == M.TABLE}
+
+    @property
+    def trump_slot(self) -> int:
+        """The slot of the face-up trump card, wherever it lies now (-1: none)."""
+        state = self.state
+        if state is None or state.trump_card < 0:
+            return -1
+        return next((slot for slot, st in enumerate(self.deck.slots)
+                     if st.card == state.trump_card), -1)
+
+    def _hand(self, seat: int) -> tuple[int, ...]:
+        return self.layout.slots(M.hand(seat))
 
     @property
     def my_seat(self) -> int:
@@ -893,20 +934,10 @@ class TableMachine:
         return (state is not None and state.game.tables.blind and state.phase == Phase.CLAIM
                 and action.kind in (A.CLAIM, A.NO_TRUMP) and state.actors == (seat,))
 
-    def _viewers(self, seat: int) -> tuple[int, ...]:
-        """The parties shown the cards of `seat`'s hand: its own party, or (оборотный) every
-        other party still at the table and never its own."""
-        party = self._party(seat)
-        if self.state is not None and self.state.game.tables.blind:
-            return tuple(p for p in self.deck.active if p != party)
-        return (party,)
-
     def _holder_of(self, slot: int) -> int | None:
         """The seat whose hand holds the slot, if any."""
-        for seat, slots in self.hand_slots.items():
-            if slot in slots:
-                return seat
-        return None
+        zone = self.layout.zone_of(slot)
+        return zone.seat if zone is not None and zone.kind == M.ZoneKind.HAND else None
 
     def _card_in(self, slot: int) -> int | None:
         public = self.deck.slots[slot].card
@@ -1057,7 +1088,7 @@ class TableMachine:
         game = self.state.game
         candidates = tuple(c for c in range(self.n_cards) if game.suit[c] == suit)
         self._suit_due = False
-        self._pending_chance = "suit"
+        self._awaiting = _Awaiting.SUIT_PROOF
         return self._begin(ClassOp("trump-suit", self.stock_slots[-1], party, candidates))
 
     # ---- the series ----------------------------------------------------------------------------
@@ -1100,16 +1131,13 @@ class TableMachine:
                                  self.n_parties, self.n_cards, rng, observer=self.party < 0)
         self.deck.restore_made(self._made_before)
         self.state = None
-        self.stock_slots, self.hand_slots, self.table_slots = [], {}, []
-        self.locked_slots, self.discard_slots = {}, []
-        self.hidden_slot = self.trump_slot = -1
+        self.layout = Layout()
         self.claims, self.lead_checks = [], []
         self.audit = None
         self.deck_faults, self.deck_broken, self._broken_made = (), None, {}
         self._step_counter = 0
-        self._pending_chance = ""
+        self._awaiting = None
         self._suit_due = False
-        self._learned_now = ()
         self._opened_before_shuffle, self._slot_gen = {}, {}
         self._closed_before_shuffle = {}  # (a ciphertext of the last game's deck means nothing)
         self._remasked, self._show_after_remask = [], None
@@ -1146,8 +1174,6 @@ class TableMachine:
         cards = [self.deck.slots[s].card for s in hand]
         if any(card is None for card in cards):
             raise TableReject(party, "the leave left a card of its hand closed", "bad-proof")
-        self.discard_slots += hand
-        self.hand_slots[seat] = []
         try:
             return out + self._engine(A.leave(seat, tuple(c for c in cards if c is not None)))
         except eng.IllegalAction as exc:
@@ -1252,7 +1278,7 @@ class TableMachine:
         if card is not None:  # a card he took from the table: everybody has seen it
             return self._engine(A.resolve_pick(action, card))
         self._pick = action
-        self._pending_chance = "pick"
+        self._awaiting = _Awaiting.PICK
         return self._begin(RevealOp(self._open_step(slot), (slot,)))
 
     def check_pick(self, party: int, action: eng.Action) -> int:
@@ -1302,10 +1328,7 @@ class TableMachine:
             eng.apply(self.state, local)
         except eng.IllegalAction as exc:
             raise TableReject(party, exc.reason.en, exc.code) from exc
-        self.hand_slots[seat].remove(slot)
-        self.table_slots.append(slot)
-        self.cover_slots[action.target] = slot
-        return self._engine(local)
+        return self._engine(local, named=(slot,))
 
     def _apply_exchange(self, party: int, seat: int, action: eng.Action,
                         openings: tuple[object, ...]) -> list[TableEvent]:
@@ -1333,10 +1356,7 @@ class TableMachine:
             eng.apply(self.state, local)
         except eng.IllegalAction as exc:
             raise TableReject(party, exc.reason.en, exc.code) from exc
-        for slot in slots:
-            hand.remove(slot)
-        self._given_slots = sorted(slots)
-        return self._engine(local)
+        return self._engine(local, named=sorted(slots))
 
     def _check_opening(self, party: int, slot: int, card: int, tokens: Tokens) -> None:
         found = self.deck.slots[slot].view_of(party)
@@ -1383,7 +1403,7 @@ class TableMachine:
     def _after_deck(self, deck_events: list[dev.Event]) -> list[TableEvent]:
         out: list[TableEvent] = []
         learned: list[int] = []
-        mine = self.hand_slots.get(self.my_seat, ())
+        mine = self._hand(self.my_seat) if self.my_seat >= 0 else ()
         elsewhere: dict[int, list[int]] = {}  # круговой: seen, then passed on with a hand
         for ev in deck_events:
             # only cards of a hand: this party's own, or (круговой) one it saw and passed on;
@@ -1396,9 +1416,10 @@ class TableMachine:
                     if holder is not None:
                         elsewhere.setdefault(holder, []).append(ev.card_id)
         if self.state is not None and self.party >= 0:
+            caps = self._caps()
             for seat, cards in sorted(elsewhere.items()):
                 self.state = eng.learn(self.state, seat, tuple(cards))
-                if self.state.game.tables.blind or seat == self.state.game.dummy:
+                if caps.blind_hands or FAMILY.plays_for(self.state, seat) != seat:
                     # (с болваном: the dummy's cards its controller is shown)
                     out.append(HandSeen(seat, tuple(cards)))
             # (a re-masked hand is shown again to its owner: only cards new to him are news)
@@ -1408,6 +1429,7 @@ class TableMachine:
                 self.state = eng.learn(self.state, self.my_seat, new)
                 out.append(CardsLearned(new))
         for ev in deck_events:
+            awaiting = self._awaiting
             if isinstance(ev, dev.KeysReady) and self._next is not None:
                 game, self._next = self._next, None  # a later game: the seats stay
                 out += self._deal(game)
@@ -1415,35 +1437,35 @@ class TableMachine:
                 out += self._begin(CoinOp("seating"))
             elif isinstance(ev, dev.RandomValue) and ev.step == "seating":
                 out += self._seat(ev.value)
-            elif isinstance(ev, dev.RandomValue) and ev.step == "sixes":
-                out += self._sixes_dealt(ev.value)
-            elif isinstance(ev, dev.RandomValue) and ev.step.startswith("lot"):
-                assert self.state is not None
-                among = self.state.lot_among
-                winner = among[coins.random_below(ev.value, len(among), "lot")]
-                out += self._engine(eng.Action(A.LOT, eng.CHANCE, (), winner))
-            elif isinstance(ev, dev.ShuffleDone) and ev.step.startswith("reshuffle"):
-                out += self._reshuffled(ev.slots)
-            elif isinstance(ev, dev.ShuffleDone) and ev.step.startswith("remask"):
+            elif isinstance(ev, dev.RandomValue) and isinstance(awaiting, DrawLot):
+                self._awaiting = None
+                among = awaiting.among
+                out += self._chance(awaiting,
+                                    among[coins.random_below(ev.value, len(among), "lot")])
+            elif isinstance(ev, dev.RandomValue) and isinstance(awaiting, JointCoin):
+                self._awaiting = None
+                out += self._chance(awaiting, tuple(coins.random_permutation(
+                    ev.value, awaiting.items, awaiting.step)))
+            elif isinstance(ev, dev.ShuffleDone) and awaiting is _Awaiting.REMASK:
+                self._awaiting = None
                 out += self._after_remask()
-            elif isinstance(ev, dev.ShuffleDone) and ev.step.startswith("swap-shuffle"):
-                # покерный: the stock's face-down part, the given cards in it, reshuffled
-                bottom = self.stock_slots[len(self.stock_slots) - self._bottom():]
-                self.stock_slots = sorted(ev.slots) + bottom
-                out += self._engine(A.shuffle(DECK_ORDER))
-            elif isinstance(ev, dev.ShuffleDone):
-                out += self._engine(eng.Action(A.DEAL, eng.CHANCE))
-            elif isinstance(ev, dev.CardRevealed) and self._pending_chance == "pick":
+            elif isinstance(ev, dev.ShuffleDone) and isinstance(awaiting, ShuffleDeck | Reshuffle):
+                # the slots' new places come with the engine's chance action's movements
+                self._awaiting = None
+                out += self._chance(awaiting, 0)
+            elif isinstance(ev, dev.CardRevealed) and awaiting is _Awaiting.PICK:
                 assert self._pick is not None
-                action, self._pick, self._pending_chance = self._pick, None, ""
+                action, self._pick, self._awaiting = self._pick, None, None
                 out += self._engine(A.resolve_pick(action, ev.card_id))
-            elif isinstance(ev, dev.CardRevealed) and self._pending_chance == "reveal":
-                self._pending_chance = ""
-                out += self._engine(eng.Action(A.REVEAL, eng.CHANCE, (ev.card_id,)))
-            elif isinstance(ev, dev.ClassShown) and self._pending_chance == "suit":
-                self._pending_chance = ""
+            elif isinstance(ev, dev.CardRevealed) and isinstance(awaiting, OpenCard):
+                self._awaiting = None
+                out += self._chance(awaiting, ev.card_id)
+            elif isinstance(ev, dev.ClassShown) and awaiting is _Awaiting.SUIT_PROOF:
+                self._awaiting = None
                 assert self.state is not None
-                out += self._engine(A.announce_suit(self.state.game.suit[ev.candidates[0]]))
+                request = FAMILY.chance(self.state)
+                assert isinstance(request, ProveSuit)
+                out += self._chance(request, self.state.game.suit[ev.candidates[0]])
             elif isinstance(ev, ShuffleUndone):
                 self.undone += ((ev.seat, ev.step, ev.reason),)
             elif isinstance(ev, dev.SlotBroken):
@@ -1509,269 +1531,112 @@ class TableMachine:
         return self._deal(game)
 
     def _deal(self, game: eng.Game) -> list[TableEvent]:
-        """The seats are known: the engine's game begins with everyone's shuffle."""
+        """The seats are known: the engine's game begins (with everyone's shuffle, or first
+        Длинный's sixes, as the engine's chance requests say)."""
         self.state = eng.new_game(game, None)
-        self.hand_slots = {s: [] for s in range(game.n_players)}
-        out: list[TableEvent] = [Seated(self.seat_of_party, game.dealer, game)]
-        if self.state.phase == Phase.DEAL_SIXES:
-            # Длинный дурак: the sixes are dealt before the first shuffle, by a joint coin
-            return out + self._begin(CoinOp("sixes"))
-        return out + self._first_shuffle(game)
+        self.layout = Layout.of(FAMILY.initial_layout(self.state))
+        return [Seated(self.seat_of_party, game.dealer, game), *self._next_chance()]
 
-    def _first_shuffle(self, game: eng.Game) -> list[TableEvent]:
-        """Everyone's shuffle of the game's deck, laid out as its rules need."""
-        slots = tuple(range(self.n_cards))
-        if self.rules.deck_presort == "rank_desc":
-            # албанский: the deck laid out by rank, aces on top (public), and every party
-            # shuffles each rank's block only, with a proof per block: the ranks of the deal
-            # are public by design, the suits are not
-            initial, blocks = presort_layout(game)
-            return self._begin(ShuffleOp("shuffle", slots, blocks, initial))
-        out = game.laid_out()
-        if out:
-            # Длинный дурак: the ladders laid out (public, out of play) lie below the stock in
-            # slots of their own that are never dealt; the rest is shuffled as usual
-            play = tuple(c for c in range(self.n_cards) if not (out >> c) & 1)
-            rest = tuple(c for c in range(self.n_cards) if (out >> c) & 1)
-            return self._begin(ShuffleOp("shuffle", slots, (len(play), len(rest)),
-                                         play + rest))
-        return self._begin(ShuffleOp("shuffle", slots))
+    def _caps(self) -> Capabilities:
+        assert self.state is not None
+        return FAMILY.capabilities(self.state.game.rules)
 
-    def _sixes_dealt(self, seed: bytes) -> list[TableEvent]:
-        """Длинный дурак: the joint coin orders the four sixes; the seats from the dealer's
-        left get them in that order (chance's announcements), then everyone shuffles."""
-        state = self.state
-        assert state is not None
-        suits = coins.random_permutation(seed, 4, "sixes")
+    def _chance(self, request: ChanceRequest,
+                value: int | tuple[int, ...]) -> list[TableEvent]:
+        """The deck's answer to a chance request, as the engine's chance actions."""
+        assert self.state is not None
+        actions = FAMILY.chance_actions(self.state, request, value)
         out: list[TableEvent] = []
-        for suit in suits[:self.n_parties]:
-            out += self._engine(A.announce_suit(suit))
-        return out + self._first_shuffle(state.game)
+        for i, action in enumerate(actions):
+            out += self._engine(action, then=i == len(actions) - 1)
+        return out
 
-    def _engine(self, action: eng.Action) -> list[TableEvent]:
-        """Apply an engine action, then start whatever deck step the new state needs."""
+    def _engine(self, action: eng.Action, named: Sequence[int] = (),
+                then: bool = True) -> list[TableEvent]:
+        """Apply an engine action, move the slots as its card movements say (`named`: the
+        face-down slots the action named), show the cards they bring to whom they must, then
+        (`then`) start whatever deck step the new state needs."""
         assert self.state is not None
         before = self.state
         self.state, events = eng.apply(before, action)
         out: list[TableEvent] = [Moved(action.seat, action, events)]
-        grants: list[tuple[int, tuple[int, ...]]] = []
         for ev in events:
-            grants += self._track(before, action, ev)
-        if self._learned_now:
-            out.append(CardsLearned(self._learned_now))
-            self._learned_now = ()
-        if self.party >= 0 and any(isinstance(ev, E.HandsRotated) for ev in events):
-            # круговой: of the hand passed to this seat, the cards this party has seen before
-            # (its own, come round again, or drawn and passed on) are not shown again
+            self._note_for_audit(before, ev)
+        grants, learned, handed = self._follow(before, action, events, list(named))
+        if learned:
+            out.append(CardsLearned(learned))
+        if handed:
+            # a hand passed to this seat (круговой): the cards of it this party has seen
+            # before (its own, come round again, or drawn and passed on) are not shown again
             known = eng.cards_of(self.state.hands[self.my_seat])
             if known:
                 out.append(CardsLearned(known))
-        grants += self._dummy_handed_on(before)
         if grants:
             self._step_counter += 1
             step = "deal" if action.kind == A.DEAL else f"draw:{self._step_counter}"
-            # a card drawn and then passed on (круговой) is shown to both
-            viewers: dict[int, set[int]] = {}
-            for slot, parties in grants:
-                viewers.setdefault(slot, set()).update(parties)
-            merged = tuple((slot, tuple(sorted(v))) for slot, v in sorted(viewers.items()))
             if self._remask_due():
                 # верю не верю: the hands to re-mask first; the draws are shown with them
-                self._show_after_remask = (step, merged)
+                self._show_after_remask = (step, grants)
                 out += self._remask(self._remask_due()[0])
             else:
-                out += self._begin(ShowOp(step, merged))
-        return out + self._next_chance()
+                out += self._begin(ShowOp(step, grants))
+        return out + self._next_chance() if then else out
 
-    def _dummy_handed_on(self, before: eng.State) -> list[tuple[int, tuple[int, ...]]]:
-        """с болваном: a new controller is shown the dummy's cards he has not seen (the deck's
-        key shares, proven, as for a draw); the one before keeps what he saw."""
+    def _follow(self, before: eng.State, action: eng.Action, events: tuple[E.Event, ...],
+                named: list[int]) -> tuple[tuple[tuple[int, tuple[int, ...]], ...],
+                                           tuple[int, ...], bool]:
+        """Move the slots as the transition's card movements say. Returns the private shows
+        to make (each slot with the parties that must see it and have not: a card open to all
+        needs none) and the own cards this party's view learns without a deck step: a card
+        shown to it before, or open to all, that a show brings into its hand (невидимый's
+        bottom card drawn by the dealer who saw it; a face-down cover taken that was a card
+        taken face up before); and whether another seat's hand was passed to this party's."""
         state = self.state
         assert state is not None
-        dummy = state.game.dummy
-        if dummy < 0 or state.controller == before.controller or state.phase == Phase.OVER:
-            return []
-        party = self._party(dummy)
-        return [(s, (party,)) for s in self.hand_slots[dummy]
-                if self.deck.slots[s].card is None and party not in self.deck.slots[s].viewers]
+        viewers: dict[int, set[int]] = {}
+        learned: list[int] = []
+        arrived: list[int] = []
+        handed = False
+        known = state.hands[self.my_seat] if self.my_seat >= 0 else 0
+        for movement in FAMILY.movements(before, action, events, state):
+            for arrival in self.layout.follow(movement, self._open_card, named):
+                seat = arrival.zone.seat
+                if arrival.seen in (M.Seen.OWNER, M.Seen.OTHERS):
+                    party = self._party(seat)
+                    parties = (party,) if arrival.seen == M.Seen.OWNER else \
+                        tuple(p for p in self.deck.active if p != party)
+                    for slot in arrival.slots:
+                        st = self.deck.slots[slot]
+                        for p in parties:
+                            if st.card is None and p not in st.viewers:
+                                viewers.setdefault(slot, set()).add(p)
+                if arrival.seen == M.Seen.OWNER and seat == self.my_seat and self.party >= 0:
+                    arrived += arrival.slots
+                    source = arrival.source
+                    handed |= source is not None and source.kind == M.ZoneKind.HAND \
+                        and source.seat != seat
+        if arrived:
+            # (a slot that came and went on in the same transition is not this party's)
+            mine = self._hand(self.my_seat)
+            for slot in arrived:
+                card = self._card_in(slot)
+                if slot in mine and card is not None and not (known >> card) & 1 \
+                        and card not in learned:
+                    learned.append(card)
+        if learned:
+            self.state = eng.learn(state, self.my_seat, tuple(learned))
+        return (tuple((slot, tuple(sorted(v))) for slot, v in sorted(viewers.items())),
+                tuple(learned), handed)
 
-    def _track(self, before: eng.State, action: eng.Action, ev: E.Event) -> list[
-            tuple[int, tuple[int, ...]]]:
-        """Mirror the engine's card movements on deck slots; return private grants to make."""
-        n = before.game.n_players
-        if isinstance(ev, E.Dealt):
-            to = deal_seats(before.game)
-            count = len(to)
-            grants: list[tuple[int, tuple[int, ...]]] = []
-            lock = before.game.rules.locked_cards
-            for k in range(count):
-                seat = to[k]
-                if k // n < lock:
-                    # магаданский: a locked card is a slot nobody is shown, its owner neither
-                    self.locked_slots.setdefault(seat, []).append(k)
-                    continue
-                self.hand_slots[seat].append(k)
-                grants.append((k, self._viewers(seat)))
-            # (Длинный дурак: the ladders' slots below the stock are never dealt)
-            self.stock_slots = list(range(count, len(before.stock)))
-            return grants
-        if isinstance(ev, E.Unlocked):
-            # the owner is shown the slot now (the deck's key shares, with their proofs)
-            slots = self.locked_slots[ev.seat][:ev.n]
-            self.locked_slots[ev.seat] = self.locked_slots[ev.seat][ev.n:]
-            # in front: the last slot of the dealer's hand stays his last dealt card (SP2)
-            self.hand_slots[ev.seat] = slots + self.hand_slots[ev.seat]
-            return [(s, (self._party(ev.seat),)) for s in slots]
-        if isinstance(ev, E.TrumpReinserted):
-            # a joker turned as trump goes back into the stock, face up, at a public position
-            slot = self.stock_slots.pop(0)
-            self.stock_slots.insert(ev.position, slot)
-            return []
-        if isinstance(ev, E.TurnedUp):
-            # a pre-game phase: the top stock slot, opened to all, lies face up on the table
-            self.table_slots.append(self.stock_slots.pop(0))
-            return []
-        if isinstance(ev, E.Placed):
-            # крестовый: the turned slot lies on that player's pile, his from now on (the deck
-            # does not care which card of a public pile is on top)
-            slot = next(s for s in self.table_slots if self.deck.slots[s].card == ev.card)
-            self.table_slots.remove(slot)
-            self.hand_slots[ev.onto].append(slot)
-            return []
-        if isinstance(ev, E.ChainPassed):
-            # крестовый: the laid card (opened by the move) goes to the table, the led card
-            # (open on the table) into the passer's hand
-            laid = self._slot_of(ev.seat, ev.card)
-            took = next(s for s in self.table_slots if self.deck.slots[s].card == ev.took)
-            self.hand_slots[ev.seat].remove(laid)
-            self.table_slots = [laid]
-            self.hand_slots[ev.seat].append(took)
-            return []
-        if isinstance(ev, (E.Captured, E.Swept)):
-            cards = ev.cards if isinstance(ev, E.Swept) else (ev.card, ev.target)
-            for card in cards:
-                slot = next(s for s in self.table_slots if self.deck.slots[s].card == card)
-                self.table_slots.remove(slot)
-                self.hand_slots[ev.seat].append(slot)
-            return []
-        if isinstance(ev, E.TrumpRevealed) and ev.card >= 0 and not before.game.tables.pre_phase:
-            if self.stock_slots:
-                self.trump_slot = self.stock_slots.pop(0)
-                self.stock_slots.append(self.trump_slot)
-                if before.game.rules.trump_change == "hidden_second":
-                    self.hidden_slot = self.stock_slots.pop(0)
-            return []
-        if isinstance(ev, E.PersonalTrump):
-            # двухкозырной: the top stock slot, opened to all, lies out of play by its owner
-            self.discard_slots.append(self.stock_slots.pop(0))
-            return []
-        if isinstance(ev, E.TrumpSwapped):
-            # козырной: the bout's last card (open on the table) goes under the stock and the
-            # old trump card (open since its reveal) joins the table on its way to the discard;
-            # both are public, so no deck step is needed
-            slot = next(s for s in self.table_slots if self.deck.slots[s].card == ev.card)
-            self.table_slots.remove(slot)
-            self.table_slots.append(self.stock_slots.pop())
-            self.stock_slots.append(slot)
-            self.trump_slot = slot
-            return []
-        if isinstance(ev, E.Drew):
-            slots, self.stock_slots = self.stock_slots[:ev.n], self.stock_slots[ev.n:]
-            self.hand_slots[ev.seat] += slots
-            party = self._party(ev.seat)
-            viewer = self._viewers(ev.seat)
-            # невидимый: the dealer's seat drawing the bottom card has seen it already
-            seen = [s for s in slots if party in self.deck.slots[s].viewers]
-            if seen and party == self.party and self.state is not None:
-                cards = tuple(self.deck.seen[s] for s in seen)
-                self.state = eng.learn(self.state, ev.seat, cards)
-                self._learned_now += cards
-            return [(s, viewer) for s in slots
-                    if self.deck.slots[s].card is None and s not in seen]
-        if isinstance(ev, E.Exchanged):
-            # покерный: the stock's top slots to the defender (shown to him), the given ones
-            # into the stock: on top, at the bottom, or on top until the reshuffle
-            drawn, self.stock_slots = self.stock_slots[:ev.n], self.stock_slots[ev.n:]
-            self.hand_slots[ev.seat] += drawn
-            given, self._given_slots = self._given_slots, []
-            where = before.game.tables.exchange_return
-            if where == 2:
-                at = len(self.stock_slots) - self._bottom()
-                self.stock_slots[at:at] = given
-            else:
-                self.stock_slots[:0] = given
-            party = self.party_of_seat[ev.seat]
-            return [(s, (party,)) for s in drawn if self.deck.slots[s].card is None
-                    and party not in self.deck.slots[s].viewers]
-        if isinstance(ev, (E.Led, E.ThrewIn, E.Beat, E.Transferred, E.Misplayed)):
-            cards = ev.cards if isinstance(ev, E.Led) else (ev.card,)
-            if isinstance(ev, E.Transferred) and ev.shown:
-                return []
-            t = before.game.tables
-            if isinstance(ev, E.Led) and t.lead_highest and (before.bout == 0
-                                                              or not t.lead_first_only):
-                self.lead_checks.append((ev.seat, cards[0], tuple(self.hand_slots[ev.seat])))
-            for card in cards:
-                slot = self._slot_of(ev.seat, card)
-                self.hand_slots[ev.seat].remove(slot)
-                self.table_slots.append(slot)
-            return []
-        if isinstance(ev, E.SentBack):
-            # щелковский (B): the slot, opened to all when it was thrown in, goes back into its
-            # thrower's hand face up; nothing is shown to anybody
-            slot = next(s for s in self.table_slots if self.deck.slots[s].card == ev.card)
-            self.table_slots.remove(slot)
-            self.hand_slots[ev.owner].append(slot)
-            return []
-        if isinstance(ev, E.StockLed):
-            # армянский: the top stock slot, just opened to everyone, is the lead
-            self.table_slots.append(self.stock_slots.pop(0))
-            return []
-        if isinstance(ev, E.HandsRotated):
-            # круговой: every hand moves on to the next seat; its new owner is shown each card
-            # he has not seen yet (the passer keeps what he knew: the catalogue's "inherent")
-            seats = ev.seats
-            moved = [self.hand_slots[s] for s in seats]
-            shown: list[tuple[int, tuple[int, ...]]] = []
-            for i, seat in enumerate(seats):
-                self.hand_slots[seat] = moved[i - 1]
-                party = self._party(seat)
-                shown += [(s, (party,)) for s in moved[i - 1]
-                           if self.deck.slots[s].card is None
-                           and party not in self.deck.slots[s].viewers]
-            return shown
-        if isinstance(ev, E.Took):
-            if before.game.tables.take_unbeaten:
-                # круглый: only the unbeaten cards are taken; the beaten pairs are discarded next
-                taken = set(ev.cards)
-                kept = [s for s in self.table_slots if self.deck.slots[s].card in taken]
-                self.hand_slots[ev.seat] += kept
-                self.table_slots = [s for s in self.table_slots if s not in kept]
-                return []
-            # верю не верю: face-down covers a doubter took are shown to him alone
-            party = self.party_of_seat[ev.seat]
-            grants = [(s, (party,)) for s in self.table_slots if self.deck.slots[s].card is None
-                      and party not in self.deck.slots[s].viewers]
-            if party == self.party and self.state is not None and before.game.tables.face_down:
-                # a face-down cover from an open slot (a card its owner took face up before):
-                # its card is public already, the taker's view only has to be told
-                known = self.state.hands[ev.seat]
-                opened = tuple(c for c in (self.deck.slots[s].card for s in self.table_slots)
-                               if c is not None and not (known >> c) & 1)
-                if opened:
-                    self.state = eng.learn(self.state, ev.seat, opened)
-                    self._learned_now += opened
-            self.hand_slots[ev.seat] += self.table_slots
-            self.table_slots = []
-            self.cover_slots = {}
-            return grants
-        if isinstance(ev, E.Discarded):
-            self.discard_slots += self.table_slots  # (face-down covers too, never opened)
-            self.table_slots = []
-            self.cover_slots = {}
-            return []
+    def _open_card(self, slot: int) -> int | None:
+        return self.deck.slots[slot].card
+
+    def _note_for_audit(self, before: eng.State, ev: E.Event) -> None:
+        """What the end-of-game audit must check of a transition a partial view took on
+        trust: each lowest-card claim against the claimant's hand then, and (занудный) a lead
+        of the highest rank in hand."""
         if isinstance(ev, E.Claimed):
-            hand = tuple(self.hand_slots[ev.seat])
+            hand = self._hand(ev.seat)
             before_shown: tuple[int, ...] = ()
             jokers = lowest = False
             if len(before.claims) >= len(before.game.claim_seats):
@@ -1781,32 +1646,27 @@ class TableMachine:
                 lowest = round_.round == LOWEST_ROUND
             self.claims.append(_Claim(ev.seat, ev.card, hand, claim_suit(before, ev.seat),
                                       before_shown, jokers, before.actors[0], lowest))
-            return []
-        return []
+        elif isinstance(ev, E.Led):
+            t = before.game.tables
+            if t.lead_highest and (before.bout == 0 or not t.lead_first_only):
+                self.lead_checks.append((ev.seat, ev.cards[0], self._hand(ev.seat)))
 
-    def _bottom(self) -> int:
-        """1 while the turned trump card lies at the bottom of the stock, else 0."""
-        state = self.state
-        assert state is not None
-        return 1 if state.stock and state.stock[-1] == state.trump_card >= 0 else 0
+    def _slot_at(self, zone: M.Zone, position: int, label: int = -1) -> int:
+        if label >= 0:
+            return self.layout.labelled(zone, label)
+        slots = self.layout.slots(zone)
+        return slots[position]
 
-    def _reshuffled(self, slots: tuple[int, ...]) -> list[TableEvent]:
-        """The reshuffle is done: the stock is those slots (their cards now unknown to all)
-        above the trump card, and the engine is told with the chance action."""
-        bottom = self.stock_slots[len(self.stock_slots) - self._bottom():]
-        self.stock_slots = sorted(slots) + bottom
-        self.table_slots = []
-        # the order is the deck's secret: every view takes the stock as unknown
-        return self._engine(A.shuffle(DECK_ORDER))
-
-    def _slot_of(self, seat: int, card: int) -> int:
-        for slot in self.hand_slots[seat]:
-            if self.deck.slots[slot].card == card:
-                return slot
-        raise AssertionError(f"card {card} played from seat {seat} has no open slot")
+    def _step_name(self, step: str, numbering: Numbering) -> str:
+        if numbering == Numbering.EACH:
+            self._step_counter += 1
+            return f"{step}:{self._step_counter}"
+        if numbering == Numbering.DECK:
+            return f"{step}:{len(self.deck.finished_steps)}"
+        return step
 
     def _next_chance(self) -> list[TableEvent]:
-        """Start the deck step that the engine's next chance outcome needs, if any."""
+        """Start the deck step that the engine's next chance request needs, if any."""
         state = self.state
         assert state is not None
         if self.deck.pending_op() is not None:
@@ -1818,80 +1678,50 @@ class TableMachine:
         due = self._remask_due()
         if due:
             return self._remask(due[0])
-        phase = state.phase
-        if phase == Phase.REVEAL_TRUMP and state.game.rules.trump_rule == "bottom_suit_announced":
+        request = FAMILY.chance(state)
+        if request is None:
+            return []
+        if isinstance(request, ProveSuit):
             # невидимый: the dealer's seat is shown the bottom card, then announces its suit
-            if self._pending_chance == "suit-view":
-                self._pending_chance = ""
+            if isinstance(self._awaiting, ProveSuit):  # the show is done
+                self._awaiting = None
                 self._suit_due = True
                 return []
-            if self._suit_due or self._pending_chance == "suit":
+            if self._suit_due or self._awaiting is _Awaiting.SUIT_PROOF:
                 return []
-            self._pending_chance = "suit-view"
-            return self._begin(ShowOp("trump-view", ((self.stock_slots[-1],
-                                                      (self._announcer(),)),)))
-        if phase == Phase.REVEAL_TRUMP:
-            slot = self.stock_slots[0] if self.stock_slots else \
-                self.hand_slots[last_dealt_seat(state.game)][-1]
-            by = None if self.stock_slots else self._party(last_dealt_seat(state.game))
-            self._pending_chance = "reveal"
-            # двухкозырной turns one card per seat, and a joker turned as trump makes a second
-            # reveal: each reveal is its own deck step
-            turned = personal_trumps_turned(state)
-            if turned:
-                step = f"trump:{turned}"
-            elif "trump" in self.deck.finished_steps:
-                step = f"trump:joker:{len(self.deck.finished_steps)}"
-            else:
-                step = "trump"
-            return self._begin(RevealOp(step, (slot,), by=by))
-        if phase == Phase.TURN_UP:
-            # a pre-game phase: the top stock card is turned face up for everyone
-            self._pending_chance = "reveal"
-            self._step_counter += 1
-            return self._begin(RevealOp(f"turn:{self._step_counter}", (self.stock_slots[0],)))
-        if phase == Phase.REVEAL_HIDDEN:
-            self._pending_chance = "reveal"
-            return self._begin(RevealOp("hidden-trump", (self.hidden_slot,)))
-        if phase == Phase.REVEAL_STOCK:
-            # армянский: a blind lead from the stock; its top slot opens to everyone (every
-            # party's proven tokens), so nobody, the attacker neither, chose or saw it first
-            self._pending_chance = "reveal"
-            self._step_counter += 1
-            return self._begin(RevealOp(f"stock-lead:{self._step_counter}",
-                                        (self.stock_slots[0],)))
-        if phase == Phase.LOT:
-            self._step_counter += 1
-            return self._begin(CoinOp(f"lot:{self._step_counter}"))
-        if phase == Phase.CHALLENGE:
-            # верю не верю: the doubted cover is opened by its owner's tokens, with their proof:
-            # a defender cannot make it open as another card
-            slot = self.cover_slots[state.doubt[1]]
+            self._awaiting = request
+            slot = self._slot_at(request.zone, request.position)
+            return self._begin(ShowOp(request.step, ((slot, (self._party(request.seat),)),)))
+        if isinstance(request, OpenCard):
+            slot = self._slot_at(request.zone, request.position, request.label)
             public = self.deck.slots[slot].card
             if public is not None:  # a card taken face up before: its slot is open already
-                return self._engine(A.reveal(public))
-            self._step_counter += 1
-            self._pending_chance = "reveal"
-            return self._begin(RevealOp(f"doubt:{self._step_counter}", (slot,),
-                                        by=self.party_of_seat[state.defender]))
-        if phase == Phase.RESHUFFLE:
-            # отбойный: every party re-masks and permutes the face-down stock and the bout's
-            # open cards, with its proofs; the trump card stays face up at the bottom
-            slots = self.table_slots + self.stock_slots[:len(self.stock_slots) - self._bottom()]
+                return self._chance(request, public)
+            by = None if request.by == M.EVERY_SEAT else self._party(request.by)
+            self._awaiting = request
+            return self._begin(RevealOp(self._step_name(request.step, request.numbering),
+                                        (slot,), by=by))
+        if isinstance(request, DrawLot):
+            self._awaiting = request
+            return self._begin(CoinOp(self._step_name(request.step, Numbering.EACH)))
+        if isinstance(request, JointCoin):
+            self._awaiting = request
+            return self._begin(CoinOp(request.step))
+        if isinstance(request, ShuffleDeck):
+            self._awaiting = request
+            return self._begin(ShuffleOp(request.step, tuple(range(self.n_cards)),
+                                         request.blocks, request.initial))
+        if isinstance(request, Reshuffle):
+            slots: list[int] = []
+            for zone, n in request.parts:
+                part = self.layout.slots(zone)
+                slots += part if n < 0 else part[:n]
             self._before_reshuffle(slots)
-            self._step_counter += 1
-            return self._begin(ShuffleOp(f"reshuffle:{self._step_counter}",
+            self._awaiting = request
+            return self._begin(ShuffleOp(self._step_name(request.step, Numbering.EACH),
                                          tuple(sorted(slots))))
-        if phase == Phase.EXCHANGE:
-            # покерный: every party re-masks and permutes the stock's face-down slots with its
-            # proofs; the trump card stays face up at the bottom
-            slots = self.stock_slots[:len(self.stock_slots) - self._bottom()]
-            self._before_reshuffle(slots)
-            self._step_counter += 1
-            return self._begin(ShuffleOp(f"swap-shuffle:{self._step_counter}",
-                                         tuple(sorted(slots))))
-        if phase == Phase.OVER and "audit" not in self.deck.finished_steps:
-            return self._begin(AuditOp("audit"))
+        if request.step not in self.deck.finished_steps:
+            return self._begin(AuditOp(request.step))
         return []
 
     # ---- верю не верю: a hand with a card known to all is re-masked --------------------------
@@ -1903,7 +1733,7 @@ class TableMachine:
         the card; once the hand is re-masked and permuted nobody but its owner can tell which
         slot holds it. (A hand of one known card has nothing to hide.)"""
         state = self.state
-        if state is None or not state.game.tables.face_down or state.phase != Phase.LEAD:
+        if state is None or state.phase != Phase.LEAD or not self._caps().remask_open_hands:
             return []
         # (a leaver's hand, opened by its leave, goes to the discard: its party shuffles no more)
         return [seat for seat, slots in sorted(self.hand_slots.items()) if len(slots) >= 2
@@ -1918,6 +1748,7 @@ class TableMachine:
         slots = tuple(sorted(self.hand_slots[seat]))
         self._before_reshuffle(slots)
         self._remasked.append(seat)
+        self._awaiting = _Awaiting.REMASK
         self._step_counter += 1
         return self._begin(ShuffleOp(f"remask:{self._step_counter}", slots,
                                      by=self._party(seat)))

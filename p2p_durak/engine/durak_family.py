@@ -8,6 +8,7 @@ playout's path, which calls the engine directly. Its card movements come from
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import lru_cache
 
 from p2p_durak.engine import actions as A
 from p2p_durak.engine import core
@@ -54,8 +55,10 @@ from p2p_durak.engine.state import (
 )
 
 
+@lru_cache(maxsize=64)
 def capabilities(rules: RuleSet) -> Capabilities:
-    """The commands and facts of a rule set the UI shows (help keys, table layout)."""
+    """The commands and facts of a rule set the UI shows (help keys, table layout); asked
+    often by a table, so kept per rule set."""
     claims = rules.first_attacker_first_game != "left_of_dealer" \
         and rules.trump_rule != "personal_six"
     lowest_card = rules.first_attacker_first_game == "lowest_card"

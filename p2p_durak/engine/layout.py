@@ -25,12 +25,14 @@ class LayoutError(Exception):
 
 
 class Arrival(NamedTuple):
-    """Cards that arrived in `zone` and who must see them (`Move.seen`, `Move.by`)."""
+    """Cards that arrived in `zone` from `source` and who must see them (`Move.seen`,
+    `Move.by`)."""
 
     slots: tuple[int, ...]
     zone: Zone
     seen: Seen
     by: int = EVERY_SEAT
+    source: Zone | None = None
 
 
 class Layout:
@@ -92,7 +94,7 @@ class Layout:
                 for slot in slots:
                     self.labels[(move.target, move.label)] = slot
             if slots:
-                out.append(Arrival(tuple(slots), move.target, move.seen, move.by))
+                out.append(Arrival(tuple(slots), move.target, move.seen, move.by, move.source))
         return out
 
     def _pick(self, move: Move, card_of: Callable[[int], int | None],

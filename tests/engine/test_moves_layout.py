@@ -51,7 +51,7 @@ def test_a_rotation_passes_every_hand_at_once() -> None:
     arrivals = lay.follow(tuple(every(hand(seats[i - 1]), hand(s), seen=Seen.OWNER)
                                 for i, s in enumerate(seats)), _closed)
     assert [lay.slots(hand(s)) for s in seats] == [(4, 5), (1, 2), (3,)]
-    assert Arrival((4, 5), hand(0), Seen.OWNER) in arrivals
+    assert Arrival((4, 5), hand(0), Seen.OWNER, source=hand(2)) in arrivals
 
 
 def test_places_and_picks() -> None:
