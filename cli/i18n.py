@@ -64,10 +64,11 @@ CATALOGUE: dict[str, tuple[str, str]] = {
     "lobby.full": ("that table has no free seat", "за этим столом нет свободных мест"),
     # (the timer's cell: 20 columns at most)
     "lobby.other_version": ("other version: v{version}", "другая версия: v{version}"),
-    "lobby.incompatible": ("that table speaks protocol version {theirs}, this durak speaks "
-                           "{ours}: the older one needs an update",
-                           "этот стол говорит на версии протокола {theirs}, а этот durak — на "
-                           "{ours}: более старому нужно обновление"),
+    # (one status line: 78 columns at most)
+    "lobby.incompatible": ("that table speaks protocol version {theirs}, this durak {ours}: "
+                           "update the older one",
+                           "этот стол на версии протокола {theirs}, этот durak — на {ours}: "
+                           "обновите более старый"),
     "tables.incompatible": ("incompatible: protocol version {theirs}, this durak speaks {ours}",
                             "несовместим: версия протокола {theirs}, у этого durak — {ours}"),
     "lobby.host_fingerprint": ("Host of {name}: {fp} (joining checks it)",

@@ -383,11 +383,13 @@ async def test_a_table_of_another_protocol_version_is_shown_so_and_never_dialled
         row = next(line for line in screen.splitlines() if "Future" in line)
         assert "other version: v2" in row
         screen = await keys("enter")
-        assert "that table speaks protocol version 2, this durak speaks 1" in screen
+        assert "that table speaks protocol version 2, this durak 1: update the older one" \
+            in screen  # (whole at 80 columns)
         screen = await keys("l")
         assert "другая версия: v2" in screen
         screen = await keys("enter")
-        assert "этот стол говорит на версии протокола 2, а этот durak — на 1" in screen
+        assert "этот стол на версии протокола 2, этот durak — на 1: обновите более старый" \
+            in screen
         assert backend.dialled == []
         assert controller.screen == "lobby"
         nursery.cancel_scope.cancel()
