@@ -50,6 +50,7 @@ from p2p_durak.protocol.table import Moved, TableEvent, TableMachine
 def play_one(seed: int, seats: int) -> dict[str, Any]:
     marks: dict[str, float] = {}
     nodes: list[Node] = []
+    players: list[BotPlayer] = []
     make_nodes = node_support.make_nodes
 
     def kept(*args: Any, **kwargs: Any) -> list[Node]:
@@ -58,16 +59,19 @@ def play_one(seed: int, seats: int) -> dict[str, Any]:
 
     class MarkingBot(BotPlayer):
         async def update(self, table: TableMachine, events: tuple[TableEvent, ...]) -> None:
-            if any(isinstance(e, Moved) and e.seat != CHANCE for e in events):
+            moved = sum(1 for e in events if isinstance(e, Moved) and e.seat != CHANCE)
+            if moved:
                 now, seq = time.process_time(), max(n.runner.log.seq for n in nodes if n.runner)
                 if "first" not in marks:
                     marks["first"], marks["first_seq"] = now, seq
                 marks["last"], marks["last_seq"] = now, seq
+                if self is players[0]:  # the moves, counted at one node
+                    marks["moves"] = marks.get("moves", 0) + moved
             await super().update(table, events)
 
     async def main() -> None:
         with tempfile.TemporaryDirectory() as home:
-            players = [MarkingBot(level="easy", seed=seed * 100 + i) for i in range(seats)]
+            players[:] = [MarkingBot(level="easy", seed=seed * 100 + i) for i in range(seats)]
             marks["start"] = time.process_time()
             await node_support.play_table(Path(home), players, seed=seed)
             marks["end"] = time.process_time()
@@ -82,6 +86,12 @@ def play_one(seed: int, seats: int) -> dict[str, Any]:
     return {"seed": seed, "entries": entries, "entries_to_first_move": int(marks["first_seq"]),
             "setup_cpu_s": round(marks["first"] - marks["start"], 3),
             "cpu_ms_per_entry": round(1000 * (marks["last"] - marks["first"]) / moves, 2),
+            # per player move applied, from the first to the last (the first excluded): log
+            # entries and all nodes' CPU (a move's deck steps, the draws after a bout, included)
+            "player_moves": int(marks["moves"]),
+            "entries_per_move": round(moves / (marks["moves"] - 1), 2),
+            "cpu_ms_per_move": round(1000 * (marks["last"] - marks["first"])
+                                     / (marks["moves"] - 1), 2),
             "end_cpu_s": round(marks["end"] - marks["last"], 3)}
 
 
@@ -97,12 +107,16 @@ def main() -> None:
         print(f"seed {seed}: {game['entries']} entries; CPU of all nodes until the first move "
               f"{game['setup_cpu_s']:.2f} s; then {game['cpu_ms_per_entry']:.1f} ms per entry "
               f"({game['cpu_ms_per_entry'] / args.seats:.2f} per node) until the last move, "
-              f"{game['end_cpu_s']:.2f} s after it", flush=True)
+              f"{game['end_cpu_s']:.2f} s after it; {game['player_moves']} moves: "
+              f"{game['entries_per_move']:.2f} entries, {game['cpu_ms_per_move']:.1f} ms CPU "
+              "per move", flush=True)
     per_entry = statistics.mean(g["cpu_ms_per_entry"] for g in games)
     summary = {"seats": args.seats, "games": games,
                "setup_cpu_s_mean": round(statistics.mean(g["setup_cpu_s"] for g in games), 3),
                "cpu_ms_per_entry_mean": round(per_entry, 2),
-               "cpu_ms_per_entry_per_node_mean": round(per_entry / args.seats, 2)}
+               "cpu_ms_per_entry_per_node_mean": round(per_entry / args.seats, 2),
+               **{f"{k}_mean": round(statistics.mean(g[k] for g in games), 2)
+                  for k in ("entries_per_move", "cpu_ms_per_move")}}
     print(f"mean: setup {summary['setup_cpu_s_mean']:.2f} s, {per_entry:.1f} ms per entry, "
           f"{summary['cpu_ms_per_entry_per_node_mean']:.2f} ms per entry per node")
     print(json.dumps({"package": p2p_durak.__file__, **summary}))

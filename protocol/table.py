@@ -15,15 +15,15 @@ seating coin, so nobody chooses where he sits or who deals.
 
 Intent payload (the `Intent.action` bytes, canonical msgpack):
     [0, deck message bytes]                          a deck protocol step
-    [1, engine action, [[slot, tokens bytes|nil]...]]  a move, with each card's slot and, for a
-                                                     card nobody has seen, the author's reveal
-                                                     tokens for it (верю не верю: a face-down
-                                                     cover is its public form, without its
-                                                     card, and one [slot, nil]: the slot moves
-                                                     to the table unopened; покерный: an
-                                                     exchange is its public form and its two
-                                                     [slot, nil], which go to the stock
-                                                     unopened)
+    [1, engine action, [slot...]]                    a move: the action without the cards it
+                                                     takes from the author's hand, and the slot
+                                                     of each; a card nobody has seen opens once
+                                                     the move is committed (the author's tokens,
+                                                     deck step `open:<slot>`), and only then is
+                                                     the action applied with it, so a move that
+                                                     loses a race shows nothing (верю не верю's
+                                                     face-down cover and покерный's exchange
+                                                     name slots that stay closed)
     [2, suit]                                        невидимый: the dealer's party, who alone
                                                      was shown the bottom stock card, announces
                                                      its suit (then proves it, a ClassOp)
@@ -82,7 +82,7 @@ from p2p_durak.engine.setup import (
     claim_round,
     claim_suit,
 )
-from p2p_durak.engine.state import Phase
+from p2p_durak.engine.state import UNKNOWN, Phase
 from p2p_durak.protocol import codec
 from p2p_durak.protocol.errors import ProtocolError
 from p2p_durak.protocol.mental import coins, group
@@ -103,7 +103,6 @@ from p2p_durak.protocol.mental.ops import (
     ShowOp,
     ShuffleOp,
 )
-from p2p_durak.protocol.mental.proofs import make_tokens, verify_tokens
 from p2p_durak.protocol.mental.state import Pending
 
 DECK_STEP = 0
@@ -127,6 +126,15 @@ def deck_message(value: object) -> DeckMessage:
     if type(value) is not bytes:
         raise ValueError("a deck message travels as bytes")
     return message_from_wire(_lists(codec.decode(value)))
+
+
+# the moves whose cards come out of the mover's hand: the intent names their slots only
+_HAND_PLAYS = frozenset({A.LEAD, A.THROW, A.BEAT, A.TRANSFER, A.SHOW, A.CLAIM, A.CHAIN})
+
+
+def _without_cards(action: eng.Action) -> eng.Action:
+    """A move as its intent carries it: without the cards it takes from the hand."""
+    return eng.Action(action.kind, action.seat, (), action.target)
 
 
 def _deck_bytes(msg: DeckMessage) -> bytes:
@@ -342,13 +350,6 @@ class LogDeckParty(DeckParty):
         except _EarlierShuffleFalse as undone:
             return [ShuffleUndone(undone.step, undone.false_seat, undone.reason)]
 
-    def receive_proven(self, tokens: Tokens) -> list[dev.Event]:
-        """Apply the tokens that open a played card, whose proof `TableMachine._check_opening`
-        has just verified for this very statement (this seat's key, the step, the slot's
-        ciphertext): every other check of a deck message still runs, the proof is not checked
-        a second time (a DLEQ verification, four scalar multiplications)."""
-        return self._accept(tokens, verify=False)
-
     def _verify_folded(self, p: Pending) -> list[dev.Event]:
         try:
             return super()._verify_folded(p)
@@ -405,17 +406,6 @@ class LogDeckParty(DeckParty):
             self._made[(msg.step, msg.KIND)] = msg
             if coin:
                 self._coins[msg.step] = coin
-
-    def opening_tokens(self, step: str, slot: int) -> Tokens:
-        """Tokens that open one of this seat's own cards to everyone, made ahead of the
-        `RevealOp(step, (slot,), by=seat)` that the move will start."""
-        found = self.slots[slot].view_of(self.seat)
-        if found is None:
-            raise DeckError(self.seat, step, f"seat {self.seat} has no view of slot {slot}")
-        index, view = found
-        tokens, proof = make_tokens(self.ctx(step, self.seat), self._secret, self.public_key,
-                                    [view.ct.c1], self.rng)
-        return Tokens(self.game_id, step, self.seat, (slot,), (index,), tokens, proof)
 
     def pending_op(self) -> Pending | None:
         return self.pending
@@ -517,6 +507,8 @@ class TableMachine:
     deck_faults: tuple[DeckBroken, ...] = ()
     deck_broken: DeckBroken | None = None
     _broken_made: dict[int, bytes] = field(default_factory=dict)  # this party's claims, made
+    # (party, why) of each committed move whose cards, once opened, did not make it legal
+    voided: tuple[tuple[int, str], ...] = ()
     digest: bytes = b"\x00" * 32  # running hash of every applied intent: the deck's history
     history: tuple[TableEvent, ...] = ()  # everything that happened, for the node to report
     _step_counter: int = 0
@@ -525,6 +517,9 @@ class TableMachine:
     _awaiting: ChanceRequest | _Awaiting | None = None
     _suit_due: bool = False  # невидимый: the dealer's party owes the suit announcement
     _pick: eng.Action | None = None  # оборотный: the blind play waiting for its card's reveal
+    # a committed move waiting for its author to open its cards: (party, the action without
+    # them, its slots, the opening step)
+    _move: tuple[int, eng.Action, tuple[int, ...], str] | None = None
     # отбойный: slots opened to all before a reshuffle changed their card, as they were
     _opened_before_shuffle: dict[int, int] = field(default_factory=dict)
     _slot_gen: dict[int, int] = field(default_factory=dict)  # reshuffles each slot went through
@@ -890,8 +885,10 @@ class TableMachine:
         return legal
 
     def play(self, action: eng.Action) -> bytes:
-        """The intent payload for this party's own move: each card with its slot, and the tokens
-        that open it when nobody has seen it yet."""
+        """The intent payload for this party's own move: the action without the cards it takes
+        from the hand, and each card's slot. The cards nobody has seen are opened by this
+        party's tokens once the move is committed (`owed`), never before: a move that loses a
+        race to an earlier one is skipped and shows nothing."""
         if self.state is None:
             raise TableReject(self.party, "the game has not started")
         if not self.acts_for(self.party, action):
@@ -902,30 +899,17 @@ class TableMachine:
                 raise TableReject(self.party, "not a pick this seat may make now")
             return codec.encode((MOVE, eng.encode_action(action), ()))
         eng.apply(self.state, action)  # raises IllegalAction with its reason
-        openings: list[object] = []
-        if action.kind in (A.CAPTURE, A.SEND_BACK):  # a face-up table card, open to all
-            return codec.encode((MOVE, eng.encode_action(action), openings))
+        if action.kind in (A.CAPTURE, A.SEND_BACK) or not action.cards:
+            # no card from a hand (a face-up table card, open to all, or none at all)
+            return codec.encode((MOVE, eng.encode_action(action), ()))
         mine = self.hand_slots.get(action.seat, [])
-        if action.kind in (A.COVER, A.EXCHANGE):
-            # верю не верю, покерный: the cards stay closed; the others learn only which slots
-            # moved
-            slots = []
-            for card in action.cards:
-                slot = next((s for s in mine if self._card_in(s) == card), None)
-                if slot is None:
-                    raise TableReject(self.party, "that card is not in a slot of this hand")
-                slots.append((slot, None))
-            return codec.encode((MOVE, eng.encode_action(A.public_form(action)), tuple(slots)))
+        slots = []
         for card in action.cards:
             slot = next((s for s in mine if self._card_in(s) == card), None)
             if slot is None:
                 raise TableReject(self.party, f"card {card} is not in a slot of this hand")
-            if self.deck.slots[slot].card is not None:
-                openings.append((slot, None))
-            else:
-                tokens = self.deck.opening_tokens(self._open_step(slot), slot)
-                openings.append((slot, _deck_bytes(tokens)))
-        return codec.encode((MOVE, eng.encode_action(action), openings))
+            slots.append(slot)
+        return codec.encode((MOVE, eng.encode_action(_without_cards(action)), tuple(slots)))
 
     def _claims_for(self, seat: int, action: eng.Action) -> bool:
         """оборотный: whether `seat` makes this lowest-trump claim for its claimant, whose hand
@@ -1138,6 +1122,7 @@ class TableMachine:
         self._step_counter = 0
         self._awaiting = None
         self._suit_due = False
+        self._move = None
         self._opened_before_shuffle, self._slot_gen = {}, {}
         self._closed_before_shuffle = {}  # (a ciphertext of the last game's deck means nothing)
         self._remasked, self._show_after_remask = [], None
@@ -1226,44 +1211,96 @@ class TableMachine:
             return self._apply_cover(party, seat, action, openings)
         if action.kind == A.EXCHANGE:
             return self._apply_exchange(party, seat, action, openings)
-        # a pre-game capture names a face-up table card, open to all: no slot of a hand; so
-        # does щелковский's send-back (a thrown-in card going back to its thrower)
-        on_table = action.kind in (A.CAPTURE, A.SEND_BACK)
-        if len(openings) != (0 if on_table else len(action.cards)):
-            raise TableReject(party, "one opening per card of a hand", "malformed")
+        slots = self._hand_play_slots(party, action, openings)
+        if slots is None:  # no card from a hand: the move is whole as it stands
+            return self._engine(self._checked(party, action))
+        closed = tuple(sorted(s for s in slots if self.deck.slots[s].card is None))
+        if not closed:  # every card is open to all already: the move is whole
+            return self._engine(self._whole_move(party, action, slots))
+        for slot in closed:
+            # the mover's token is the one it lacks: the slot is a card of its own
+            found = self.deck.slots[slot].view_of(party)
+            if found is None or [s for s in self.deck.active if s not in found[1].tokens] \
+                    != [party]:
+                raise TableReject(party, f"party {party} cannot open slot {slot}", "forged")
+        step = self._open_step(closed[0])
+        self._move = (party, action, slots, step)
+        return self._begin(RevealOp(step, closed, by=party))
+
+    def check_move(self, party: int, action: eng.Action, openings: tuple[object, ...]) -> None:
+        """Whether `party` may submit this move now, as far as its public form tells (the
+        log's precheck; `_apply_move` checks the same and more); else TableReject."""
+        state = self.state
+        assert state is not None
+        if A.pick_position(action) >= 0:
+            self.check_pick(party, action)
+            return
+        if action.kind in (A.COVER, A.EXCHANGE):  # its public form, which names no card
+            self._checked(party, action)
+            return
+        slots = self._hand_play_slots(party, action, openings)
+        if slots is None:
+            self._checked(party, action)
+        elif all(self.deck.slots[s].card is not None for s in slots):
+            self._whole_move(party, action, slots)
+
+    def _checked(self, party: int, action: eng.Action) -> eng.Action:
+        """`action` if the engine takes it now; else TableReject."""
+        assert self.state is not None
         try:
-            eng.apply(self.state, action)  # legality first: nothing of the deck is touched yet
+            eng.apply(self.state, action)
         except eng.IllegalAction as exc:
             raise TableReject(party, exc.reason.en, exc.code) from exc
-        if on_table:
-            return self._engine(action)
+        return action
+
+    def _hand_play_slots(self, party: int, action: eng.Action,
+                         openings: tuple[object, ...]) -> tuple[int, ...] | None:
+        """The slots of a move that plays cards from a hand (None for any other move, which
+        names no slot: a face-up table card of a pre-game capture or щелковский's send-back is
+        named as it is, open to all), checked as far as the move's public form allows: the
+        slots are distinct slots of that hand, as many as the move takes, and the mover's seat
+        may make such a move now (whether the cards make it legal is known once they are
+        open: `_whole_move`)."""
+        state = self.state
+        assert state is not None
+        if action.kind not in _HAND_PLAYS:
+            if openings:
+                raise TableReject(party, "that move takes no card from a hand", "malformed")
+            return None
+        if action.cards or not openings:
+            raise TableReject(party, "a move names the slots of its cards, not the cards",
+                              "malformed")
+        slots = tuple(self._parse_slot(party, o) for o in openings)
         hand = self.hand_slots.get(action.seat, [])
-        plans: list[tuple[int, int, Tokens | None]] = []
-        for card, opening in zip(action.cards, openings, strict=True):
-            slot, tokens = self._parse_opening(party, opening)
-            if slot not in hand or any(slot == s for s, _, _ in plans):
-                raise TableReject(party, f"slot {slot} is not in seat {seat}'s hand", "forged")
-            public = self.deck.slots[slot].card
-            if public is not None and tokens is None:
-                if public != card:
-                    raise TableReject(party, f"slot {slot} holds another card", "forged")
-            elif public is None and tokens is not None:
-                if tokens.seat != party or tokens.step != self._open_step(slot):
-                    raise TableReject(party, "tokens for another seat or step", "forged")
-            else:
-                raise TableReject(party, f"slot {slot} needs tokens exactly when unseen",
-                                  "malformed")
-            plans.append((slot, card, tokens))
-        # Check every opening before anything changes: the tokens' proof, and that the card the
-        # slot opens to is the card the move names.
-        for slot, card, tokens in plans:
-            if tokens is not None:
-                self._check_opening(party, slot, card, tokens)
-        for slot, _card, tokens in plans:
-            if tokens is not None:
-                self.deck.begin(RevealOp(self._open_step(slot), (slot,), by=party))
-                self.deck.receive_proven(tokens)
-        return self._engine(action)
+        if len(set(slots)) != len(slots) or any(s not in hand for s in slots):
+            raise TableReject(party, f"slots {list(slots)} are not in seat {action.seat}'s "
+                              "hand", "forged")
+        many = action.kind == A.LEAD or (action.kind == A.THROW
+                                         and state.game.tables.multi_throw)
+        if len(slots) != 1 and not many:
+            raise TableReject(party, "that move plays one card", "malformed")
+        if action.seat not in eng.to_act(state) and not self._claims_for(
+                self.seat_of_party[party], action):
+            raise TableReject(party, eng.Reason.NOT_YOUR_TURN.en, "NOT_YOUR_TURN")
+        if action.kind == A.BEAT and not (0 <= action.target < len(state.table)
+                                          and state.covers[action.target] == UNKNOWN):
+            raise TableReject(party, "a beat names an uncovered card", "illegal")
+        return slots
+
+    def _whole_move(self, party: int, action: eng.Action,
+                    slots: Sequence[int]) -> eng.Action:
+        """The move with the cards its slots (all open to all now) hold, if the engine takes
+        it; else TableReject: the cards do not make it legal."""
+        cards = sorted(c for s in slots if (c := self.deck.slots[s].card) is not None)
+        assert self.state is not None
+        assert len(cards) == len(slots)
+        whole = eng.Action(action.kind, action.seat, tuple(cards), action.target)
+        try:
+            eng.apply(self.state, whole)
+        except eng.IllegalAction as exc:
+            raise TableReject(party, f"{exc.reason.en} (the move's cards, opened: {cards})",
+                              exc.code) from exc
+        return whole
 
     def _apply_pick(self, party: int, action: eng.Action, position: int,
                     openings: tuple[object, ...]) -> list[TableEvent]:
@@ -1306,6 +1343,7 @@ class TableMachine:
         if self.state is not None and action.seat == self.state.game.dummy:
             return self._controls_dummy(party)  # с болваном: the controller plays the dummy
         return action.seat == seat or self._claims_for(seat, action)
+
     def _apply_cover(self, party: int, seat: int, action: eng.Action,
                      openings: tuple[object, ...]) -> list[TableEvent]:
         """верю не верю: a face-down cover names its slot and no card. Its author's machine
@@ -1313,9 +1351,7 @@ class TableMachine:
         goes to the table unopened, to be opened by its owner's tokens if doubted."""
         if action.cards or len(openings) != 1:
             raise TableReject(party, "a face-down cover names one slot and no card", "malformed")
-        slot, tokens = self._parse_opening(party, openings[0])
-        if tokens is not None:
-            raise TableReject(party, "a face-down cover is not opened", "malformed")
+        slot = self._parse_slot(party, openings[0])
         if slot not in self.hand_slots.get(seat, []):
             raise TableReject(party, f"slot {slot} is not in seat {seat}'s hand", "forged")
         local = action
@@ -1340,9 +1376,7 @@ class TableMachine:
         slots: list[int] = []
         hand = self.hand_slots.get(seat, [])
         for opening in openings:
-            slot, tokens = self._parse_opening(party, opening)
-            if tokens is not None:
-                raise TableReject(party, "an exchange opens no card", "malformed")
+            slot = self._parse_slot(party, opening)
             if slot not in hand or slot in slots:
                 raise TableReject(party, f"slot {slot} is not in seat {seat}'s hand", "forged")
             slots.append(slot)
@@ -1358,37 +1392,11 @@ class TableMachine:
             raise TableReject(party, exc.reason.en, exc.code) from exc
         return self._engine(local, named=sorted(slots))
 
-    def _check_opening(self, party: int, slot: int, card: int, tokens: Tokens) -> None:
-        found = self.deck.slots[slot].view_of(party)
-        if found is None:
-            raise TableReject(party, f"party {party} cannot open slot {slot}", "forged")
-        index, view = found
-        missing = [s for s in self.deck.active if s not in view.tokens]
-        if missing != [party] or tokens.slots != (slot,) or tokens.views != (index,):
-            raise TableReject(party, f"the tokens do not open slot {slot}", "forged")
-        if not verify_tokens(self.deck.ctx(tokens.step, party), self.deck.public_keys[party],
-                             [view.ct.c1], tokens.tokens, tokens.proof):
-            raise TableReject(party, "reveal-token proof does not verify", "bad-proof")
-        opened = self.deck.codec.decode(unmask(view.ct, [*view.tokens.values(), *tokens.tokens]))
-        if opened != card:
-            raise TableReject(party, f"slot {slot} holds another card than the one played",
-                              "forged")
-
-    def _parse_opening(self, party: int, opening: object) -> tuple[int, Tokens | None]:
-        if not (isinstance(opening, tuple) and len(opening) == 2 and type(opening[0]) is int):
-            raise TableReject(party, "an opening is [slot, tokens|nil]", "malformed")
-        slot = opening[0]
-        if not 0 <= slot < self.n_cards:
-            raise TableReject(party, f"no slot {slot}", "malformed")
-        if opening[1] is None:
-            return slot, None
-        try:
-            msg = deck_message(opening[1])
-        except (DeckError, ValueError, TypeError, ProtocolError) as exc:
-            raise TableReject(party, f"malformed tokens: {exc}", "malformed") from exc
-        if not isinstance(msg, Tokens):
-            raise TableReject(party, "an opening carries tokens", "malformed")
-        return slot, msg
+    def _parse_slot(self, party: int, opening: object) -> int:
+        if type(opening) is not int or not 0 <= opening < self.n_cards:
+            raise TableReject(party, f"a move names slots 0..{self.n_cards - 1}, not "
+                              f"{opening!r}", "malformed")
+        return opening
 
     def _open_step(self, slot: int) -> str:
         # отбойный: a reshuffled slot holds another card, opened in a step of its own
@@ -1485,6 +1493,21 @@ class TableMachine:
                 if self.left:  # the series needs everyone who began it
                     self.series_over = True
                     out.append(SeriesOver(self.left, self.score))
+            elif isinstance(ev, dev.StepDone) and self._move is not None \
+                    and ev.step == self._move[3]:
+                # the mover opened its cards: the move is whole, and applied if they make it
+                # legal
+                party, action, slots, _ = self._move
+                self._move = None
+                try:
+                    whole = self._whole_move(party, action, slots)
+                except TableReject as exc:
+                    # the cards do not make the move legal (only a cheat commits such a
+                    # move): they are open to all now, at its author's cost; the move is void
+                    # and the seat moves again
+                    self.voided += ((party, exc.reason),)
+                    continue
+                out += self._engine(whole)
             elif isinstance(ev, dev.StepDone) and self.state is not None:
                 out += self._next_chance()
         return out

@@ -10,7 +10,6 @@ where a false one makes every honest peer skip the intent and name its author).
 from __future__ import annotations
 
 from p2p_durak import engine as eng
-from p2p_durak.engine.actions import pick_position
 from p2p_durak.protocol import codec
 from p2p_durak.protocol.errors import ProtocolError
 from p2p_durak.protocol.machine import MachineReject
@@ -100,25 +99,21 @@ class TableLogMachine:
     def _precheck_move(self, state: TableMachine, seat: int, raw: tuple[object, ...]) -> None:
         if state.state is None or state.deck.pending_op() is not None:
             raise MachineReject(RejectCode.NOT_YOUR_TURN, "no move while the deck is busy")
+        if len(raw) != 3 or not isinstance(raw[2], tuple):
+            raise MachineReject(RejectCode.MALFORMED, "a move is [1, action, slots]")
         try:
             action = eng.decode_action(raw[1])
             if state.leave_due() is not None and action.kind != eng.Kind.CONCEDE:
                 raise MachineReject(RejectCode.NOT_YOUR_TURN, "no move while a party leaves")
-            if pick_position(action) >= 0:  # оборотный: a play by position, card unseen
-                state.check_pick(seat, action)
-            else:
-                eng.apply(state.state, action)
+            if not state.acts_for(seat, action):
+                raise MachineReject(RejectCode.NOT_YOUR_TURN, "a move for another seat")
+            state.check_move(seat, action, raw[2])
         except ValueError as exc:
             raise MachineReject(RejectCode.MALFORMED, f"malformed action: {exc}") from exc
-        except eng.IllegalAction as exc:
-            # the general reason, as the table machine's own refusals give it: it
-            # speaks of the peer; the engine's `why` speaks to a player ("you are defending")
-            raise MachineReject(_CODES.get(exc.code, RejectCode.ILLEGAL_ACTION),
-                                exc.reason.en) from exc
         except TableReject as exc:
+            # the general reason, as the table machine's own refusals give it: it speaks of
+            # the peer; the engine's `why` speaks to a player ("you are defending")
             raise _reject(exc) from exc
-        if not state.acts_for(seat, action):
-            raise MachineReject(RejectCode.NOT_YOUR_TURN, "a move for another seat")
 
     def apply(self, state: TableMachine, seat: int, intent: Intent) -> TableMachine:
         twin = state.fork()

@@ -254,6 +254,7 @@ class GameRunner:
         self.reports: list[Problem] = []  # the faults and the news, as records
         self._told = 0  # how many table events the player has been given
         self._undone_told = 0  # how many undone shuffles (`TableMachine.undone`) were named
+        self._voided_told = 0  # how many void moves (`TableMachine.voided`) were named
         self._progress_told: tuple[str, str, int] | None = None  # deck progress told
         self._votes_told = 0
         self._turn_seq = -1
@@ -884,6 +885,14 @@ class GameRunner:
                        f"{self.log.seq}: {why} (found when the step's shuffles were checked "
                        "together: it and the shuffles made on it are undone, and due again)")
         self._undone_told = len(table.undone)
+        for party, why in table.voided[self._voided_told:]:
+            detail = (f"its move was void in entry {self.log.seq}: {why} (its cards, opened "
+                      "after the move was committed, do not make it legal)")
+            if party == self.party:
+                self._note(None, "own", f"our {detail}", fault=False)
+            else:
+                self._note(party, "refused", detail)
+        self._voided_told = len(table.voided)
         # a shuffle or a deal advancing by one party commits no table event, but the player
         # is told too: the screen shows the step's progress (k/n)
         progress = deck_progress(table)

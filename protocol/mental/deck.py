@@ -13,6 +13,7 @@ delivers messages in the shared log's order and checks that ``message.seat`` is 
 
 from __future__ import annotations
 
+import hashlib
 import os
 from collections.abc import Callable, Sequence
 
@@ -31,6 +32,7 @@ from p2p_durak.protocol.mental.messages import (
     Message,
     Rerandomize,
     Shuffle,
+    TokenCommit,
     Tokens,
 )
 from p2p_durak.protocol.mental.ops import ClassOp, ShuffleOp
@@ -41,7 +43,13 @@ from p2p_durak.protocol.mental.proofs import (
     prove_rerandomization,
 )
 from p2p_durak.protocol.mental.shuffle import shuffle
-from p2p_durak.protocol.mental.state import DeckState, Pending, block_context, commitment
+from p2p_durak.protocol.mental.state import (
+    DeckState,
+    Pending,
+    block_context,
+    commitment,
+    tokens_committed,
+)
 
 Rng = Callable[[int], bytes]
 
@@ -59,6 +67,19 @@ def random_permutation(rng: Rng, n: int) -> list[int]:
         j = word % bound
         items[i], items[j] = items[j], items[i]
     return items
+
+
+def _statement_rng(secret: bytes, game_id: bytes, step: str, bases: Sequence[bytes]) -> Rng:
+    """Bytes that only the secret's holder can compute, fixed by the statement they serve."""
+    seed = hashlib.sha512(b"p2p-durak/token-nonce\0" + secret + game_id + step.encode()
+                          + b"".join(bases)).digest()
+    counter = [0]
+
+    def rng(size: int) -> bytes:
+        counter[0] += 1
+        return hashlib.shake_256(seed + counter[0].to_bytes(4, "big")).digest(size)
+
+    return rng
 
 
 class DeckParty(DeckState):
@@ -141,6 +162,22 @@ class DeckParty(DeckState):
             at += size
         return BlockShuffle(self.game_id, step, seat, p.op.blocks, tuple(deck), tuple(proofs))
 
+    def _tokens(self, p: Pending) -> Tokens:
+        """This seat's tokens due in the step. Those of a public reveal, committed to first,
+        come with a proof whose nonce is derived from the secret key and the statement (as
+        in deterministic signatures), so the message sent is the one committed to, also
+        after a restart; any other proof nonce is fresh randomness."""
+        step, seat = p.op.step, self.seat
+        items = p.owed[seat]
+        bases = [self.slots[s].view(v).ct.c1 for s, v in items]
+        rng = self.rng
+        if p.phase == TokenCommit.KIND or seat in p.commits:
+            rng = _statement_rng(g.encode_scalar(self._secret), self.game_id, step, bases)
+        tokens, proof = make_tokens(self.ctx(step, seat), self._secret, self.public_key, bases,
+                                    rng)
+        return Tokens(self.game_id, step, seat, tuple(s for s, _ in items),
+                      tuple(v for _, v in items), tokens, proof)
+
     def _contribution(self, p: Pending) -> Message:
         step, seat = p.op.step, self.seat
         ctx = self.ctx(step, seat)
@@ -178,19 +215,12 @@ class DeckParty(DeckState):
             rs = [g.random_scalar(self.rng) for _ in slots]
             d1, d2, proof = prove_rerandomization(ctx, self._key(), rs, self.rng)
             return Rerandomize(self.game_id, step, seat, tuple(slots), d1, d2, proof)
+        if p.phase == TokenCommit.KIND:
+            data = tokens_committed(self._tokens(p))
+            return TokenCommit(self.game_id, step, seat,
+                               commitment("tokens", self.game_id, step, seat, data))
         if p.phase == Tokens.KIND:
-            items = p.owed[seat]
-            bases = [self.slots[s].view(v).ct.c1 for s, v in items]
-            tokens, proof = make_tokens(ctx, self._secret, self.public_key, bases, self.rng)
-            return Tokens(
-                self.game_id,
-                step,
-                seat,
-                tuple(s for s, _ in items),
-                tuple(v for _, v in items),
-                tokens,
-                proof,
-            )
+            return self._tokens(p)
         if p.phase == ClassProof.KIND:
             assert isinstance(p.op, ClassOp)
             op = p.op

@@ -283,6 +283,23 @@ BASE_VIEW = -1
 
 
 @dataclass(frozen=True, slots=True)
+class TokenCommit(Message):
+    """A public reveal's first phase: the seat's commitment to the `tokens` message it will
+    send once every seat owing tokens has committed (`tokens_commitment`)."""
+
+    KIND: ClassVar[str] = "token-commit"
+    commitment: bytes
+
+    def to_wire(self) -> Wire:
+        return [*self._header(), self.commitment]
+
+
+@_register(TokenCommit.KIND, 1)
+def _(gid: bytes, step: str, seat: int, f: list[object]) -> TokenCommit:
+    return TokenCommit(gid, step, seat, _bytes(f[0], "commitment", 32))
+
+
+@dataclass(frozen=True, slots=True)
 class Tokens(Message):
     """Reveal tokens x_seat·c1 for (slot, view) items, with one batched DLEQ proof."""
 

@@ -56,6 +56,7 @@ from p2p_durak.protocol.mental.messages import (
     Message,
     Rerandomize,
     Shuffle,
+    TokenCommit,
     Tokens,
 )
 from p2p_durak.protocol.mental.ops import (
@@ -169,6 +170,15 @@ def block_claims(game_id: bytes, step: str, seat: int, blocks: Sequence[int],
                        outputs[at:at + size], proof))
         at += size
     return claims
+
+
+def tokens_committed(msg: Tokens) -> bytes:
+    """What a `token-commit` binds: each item's slot with its token, then the proof (whose
+    random response keeps the tokens hidden until they are sent: a token alone is one of a
+    few dozen values a party could try, given the card)."""
+    items = b"".join(slot.to_bytes(4, "big") + token
+                     for slot, token in zip(msg.slots, msg.tokens, strict=True))
+    return items + msg.proof.to_bytes()
 
 
 def commitment(kind: str, game_id: bytes, step: str, seat: int, data: bytes) -> bytes:
@@ -380,6 +390,10 @@ class DeckState:
             items.append(((slot, index), None))
         pending = Pending(op, Tokens.KIND, [])
         self._enter_token_phase(pending, sorted(items))
+        if op.by is None and len(pending.due) >= 2:
+            # A public reveal: every seat owing tokens first commits to them, so that the last
+            # to send cannot open the card before everyone is bound to show it.
+            pending.phase = TokenCommit.KIND
         return pending
 
     def _missing(self, view: View) -> int:
@@ -464,6 +478,7 @@ class DeckState:
         handlers: dict[type[Message], Callable[[Pending, Message, bool], list[Event]]] = {
             KeyCommit: self._on_commit,
             CoinCommit: self._on_commit,
+            TokenCommit: self._on_token_commit,
             KeyReveal: self._on_key_reveal,
             CoinReveal: self._on_coin_reveal,
             Shuffle: self._on_shuffle,
@@ -495,6 +510,15 @@ class DeckState:
         p.got.add(msg.seat)
         if self._phase_complete(p):
             p.phase = KeyReveal.KIND if isinstance(msg, KeyCommit) else CoinReveal.KIND
+            p.got = set()
+        return []
+
+    def _on_token_commit(self, p: Pending, msg: Message, verify: bool) -> list[Event]:
+        assert isinstance(msg, TokenCommit)
+        p.commits[msg.seat] = msg.commitment
+        p.got.add(msg.seat)
+        if self._phase_complete(p):  # everyone owing tokens is bound: they may be sent
+            p.phase = Tokens.KIND
             p.got = set()
         return []
 
@@ -633,6 +657,9 @@ class DeckState:
         items = list(zip(msg.slots, msg.views, strict=True))
         if items != p.owed[seat]:
             raise InvalidProof(seat, step, "tokens for other cards than the ones due")
+        if verify and seat in p.commits and commitment(
+                "tokens", self.game_id, step, seat, tokens_committed(msg)) != p.commits[seat]:
+            raise InvalidProof(seat, step, "tokens do not match the seat's commitment")
         views = [self.slots[s].view(v) for s, v in items]
         if verify and not verify_tokens(
             self.ctx(step, seat),

@@ -63,17 +63,11 @@ def forged(author: Identity | None, envelope: Envelope, signature: bytes) -> Env
     return fake
 
 
-def move_payload(table: TableMachine, action: eng.Action, slots: Sequence[int]) -> bytes:
-    """A move intent that opens `slots` (this party's own) for the cards `action` names, with
-    genuine tokens: whatever the cards really are."""
-    openings: list[object] = []
-    for slot in slots:
-        if table.deck.slots[slot].card is not None:
-            openings.append((slot, None))
-        else:
-            tokens = table.deck.opening_tokens(f"open:{slot}", slot)
-            openings.append((slot, codec.encode(tokens.to_wire())))
-    return codec.encode((MOVE, eng.encode_action(action), openings))
+def move_payload(action: eng.Action, slots: Sequence[int]) -> bytes:
+    """A move intent that plays `slots` as `action` (whose cards it does not name: the
+    intent names slots only, docs/protocol.md §10.12), whatever the slots really hold."""
+    template = eng.Action(action.kind, action.seat, (), action.target)
+    return codec.encode((MOVE, eng.encode_action(template), tuple(slots)))
 
 
 def my_slots(table: TableMachine) -> list[int]:
@@ -287,11 +281,12 @@ class ReplayingPlayer(DelayedMovePlayer):
 
 class IllegalMovePlayer(DelayedMovePlayer):
     """Tries each of `kinds` once, one per turn, at the first chance the game surely gives it
-    (in the order given when several fit): "not in hand" (leads, or throws in, a card it does not
-    hold, opening one of its own slots: every seat leads or may throw in early in a game, while
-    a throw-in alone may never come its way), "out of turn" (leads while another seat is to
-    lead: done from `update`, only where the rules refuse it for exactly that reason), "does not
-    beat" (covers an attack with a card that cannot)."""
+    (in the order given when several fit): "not in hand" (leads, or throws in, a slot of another
+    seat's hand: every seat leads or may throw in early in a game, while a throw-in alone may
+    never come its way), "out of turn" (leads while another seat is to lead: done from
+    `update`, only where the rules refuse it for exactly that reason), "does not beat" (covers
+    an attack with a card that cannot: the move is committed, its card opened, and the move is
+    void)."""
 
     def __init__(self, nursery: trio.Nursery, *, seed: int, kinds: tuple[str, ...]) -> None:
         super().__init__(nursery, seed=seed)
@@ -315,7 +310,7 @@ class IllegalMovePlayer(DelayedMovePlayer):
                 return  # refused for another reason (the phase): not this cheat
         else:
             return  # legal after all: not a cheat
-        await runner.mesh.broadcast(raw_intent(runner, move_payload(table, action, [slot])))
+        await runner.mesh.broadcast(raw_intent(runner, move_payload(action, [slot])))
         self._done("out of turn")
 
     async def cheat(self, turn: Turn, runner: GameRunner) -> bool:
@@ -328,6 +323,12 @@ class IllegalMovePlayer(DelayedMovePlayer):
                 payload = self._not_in_hand(table, turn)
             elif kind == "does not beat" and any(a.kind == A.BEAT for a in turn.legal):
                 payload = self._not_beating(table, turn)
+            if payload is not None and kind == "does not beat":
+                # its public form is a legal beat: submitted as its own, it is ordered and
+                # committed; its card, opened then, shows it void
+                await runner._carry_out(runner._submit(payload, "move"))
+                self._done(kind)
+                return True
             if payload is not None:
                 await runner.mesh.broadcast(raw_intent(runner, payload))
                 self._done(kind)
@@ -339,25 +340,16 @@ class IllegalMovePlayer(DelayedMovePlayer):
         self.cheated.append(kind)
 
     def _not_in_hand(self, table: TableMachine, turn: Turn) -> bytes | None:
-        """Lead, or throw in, a card this seat does not hold (of a rank on the table for a
-        throw-in; the defender orders one: it is not the cheat's own log that must take it),
-        opening a slot of its own, which holds another card."""
-        state = table.state
-        assert state is not None
+        """Lead, or throw in, a card this seat does not hold: a slot of another seat's hand (a
+        move names slots, not cards)."""
         kind = next((a.kind for a in turn.legal if a.kind in (A.LEAD, A.THROW)), None)
         if kind is None:
             return None
-        game = state.game
-        seen = {card_in(table, s) for s in my_slots(table)} | set(state.table)
-        seen |= set(eng.cards_of(state.discard)) | {c for c in state.covers if c >= 0}
-        ranks = {game.rank[c] for c in state.table} | {game.rank[c] for c in state.covers
-                                                       if c >= 0}
-        other = next((c for c in range(table.n_cards)
-                      if c not in seen and (kind == A.LEAD or game.rank[c] in ranks)), None)
+        other = next((s for seat, slots in sorted(table.hand_slots.items())
+                      if seat != table.my_seat for s in slots), None)
         if other is None:
             return None
-        action = eng.Action(kind, table.my_seat, (other,))
-        return move_payload(table, action, my_slots(table)[:1])
+        return move_payload(eng.Action(kind, table.my_seat), [other])
 
     def _not_beating(self, table: TableMachine, turn: Turn) -> bytes | None:
         state = table.state
@@ -373,7 +365,7 @@ class IllegalMovePlayer(DelayedMovePlayer):
                     eng.apply(state, action)
                 except eng.IllegalAction as refused:
                     if refused.reason is eng.Reason.DOES_NOT_BEAT:
-                        return move_payload(table, action, [slot])
+                        return move_payload(action, [slot])
         return None
 
 
@@ -381,8 +373,9 @@ class IllegalMovePlayer(DelayedMovePlayer):
 
 
 class FalseProofRunner(GameRunner):
-    """Its first shuffle has two ciphertexts swapped (the proof no longer holds); the first
-    move that opens an unseen card carries reveal tokens with a false proof."""
+    """Its first shuffle has two ciphertexts swapped (the proof no longer holds); its first
+    opening of a played card (the deck step after the move's commit) carries reveal tokens
+    with a false proof."""
 
     tampered: list[str]
 
@@ -398,19 +391,13 @@ class FalseProofRunner(GameRunner):
                 bad = dataclasses.replace(msg, deck=deck)
                 payload = codec.encode((DECK_STEP, codec.encode(bad.to_wire())))
                 self.tampered.append("shuffle")
-        elif raw[0] == MOVE and "tokens" not in self.tampered:
-            openings = list(raw[2])  # type: ignore[arg-type]
-            for i, (slot, tokens) in enumerate(openings):
-                if tokens is None:
-                    continue
-                msg = deck_message(tokens)
-                assert isinstance(msg, Tokens)
-                proof = Proof(msg.proof.c, msg.proof.s ^ 1)
-                bad_tokens = dataclasses.replace(msg, proof=proof)
-                openings[i] = (slot, codec.encode(bad_tokens.to_wire()))
-                payload = codec.encode((MOVE, raw[1], openings))
+        elif raw[0] == DECK_STEP and "tokens" not in self.tampered:
+            msg = deck_message(raw[1])
+            if isinstance(msg, Tokens) and msg.step.startswith("open:"):
+                # a played card's opening, made after its move was committed
+                bad = dataclasses.replace(msg, proof=Proof(msg.proof.c, msg.proof.s ^ 1))
+                payload = codec.encode((DECK_STEP, codec.encode(bad.to_wire())))
                 self.tampered.append("tokens")
-                break
         return super()._submit(payload, kind)
 
 

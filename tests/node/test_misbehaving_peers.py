@@ -117,10 +117,10 @@ async def test_replayed_entries_acks_and_intents_are_named_and_harmless(
 
 async def test_illegal_moves_are_refused_by_everyone_and_named(
         tmp_path: Path, autojump_clock: trio.testing.MockClock) -> None:
-    # Why each cheat is refused. A card the cheat does not hold is refused as such by a node
-    # that knows where the card is, by the others when the slot it opens (or its face-up card)
-    # shows another card.
-    reasons = {"not in hand": ("the card is not in this player's hand", "holds another card"),
+    # Why each cheat is refused. A move names slots: one of another hand is refused at once; a
+    # card that does not beat is known once its slot is opened after the move's commit, and the
+    # move is void then.
+    reasons = {"not in hand": ("hand",),
                "out of turn": ("it is not this seat's turn to do that",),
                "does not beat": ("that card does not beat the attack card",)}
     kinds = tuple(reasons)

@@ -139,6 +139,7 @@ def _bin32(value: Value, what: str) -> bytes:
 
 
 FIELD_COUNTS = {"key-commit": 1, "key-reveal": 2, "coin-commit": 1, "coin-reveal": 1,
+                "token-commit": 1,
                 "shuffle": 3, "block-shuffle": 3, "rerandomize": 4, "tokens": 4,
                 "class-proof": 3, "audit-key": 1}
 
@@ -168,7 +169,7 @@ def parse(message: Value) -> DeckMsg:
     if len(rest) != FIELD_COUNTS[kind]:
         raise DeckFormatError(f"{kind} has {FIELD_COUNTS[kind]} fields")
     fields: dict[str, object] = {}
-    if kind in ("key-commit", "coin-commit"):
+    if kind in ("key-commit", "coin-commit", "token-commit"):
         fields["commitment"] = _bin32(rest[0], "commitment")
     elif kind == "coin-reveal":
         fields["value"] = _bin32(rest[0], "value")
@@ -462,6 +463,7 @@ class DeckReplay:
         self.initial = list(initial) if initial is not None else list(range(n_cards))
         self.keys: dict[int, bytes] = {}
         self.commits: dict[tuple[str, int], bytes] = {}
+        self.committed_reveals: set[str] = set()  # steps whose tokens were committed to first
         self.slots: list[Ciphertext] = []
         self.copies: dict[tuple[int, int], Ciphertext] = {}  # (slot, viewer) → its copy
         self.tokens: dict[tuple[int, int], dict[int, bytes]] = {}  # (slot, view) → seat → T
@@ -500,7 +502,7 @@ class DeckReplay:
         assert m.game_id == self.game_id, f"{m.kind} of another game"
         ctx = (m.game_id, m.step, m.seat)
         f = m.fields
-        if m.kind in ("key-commit", "coin-commit"):
+        if m.kind in ("key-commit", "coin-commit", "token-commit"):
             commitment_ = f["commitment"]
             assert isinstance(commitment_, bytes)
             self.commits[(m.step, m.seat)] = commitment_
@@ -537,6 +539,14 @@ class DeckReplay:
             bases = [self.ciphertext(s, v)[0] for s, v in zip(slots, views, strict=True)]
             assert verify_tokens(ctx, self.keys[m.seat], bases, points_, proof), \
                 f"{m.step} tokens of seat {m.seat}"
+            committed = self.commits.get((m.step, m.seat))
+            if committed is not None:  # D.7, D.8: a public reveal's tokens, committed to first
+                data = b"".join(slot.to_bytes(4, "big") + token
+                                for slot, token in zip(slots, points_, strict=True))
+                data += b"".join(k.to_bytes(32, "little") for k in proof)
+                assert commitment("tokens", *ctx, data) == committed, \
+                    f"{m.step} tokens of seat {m.seat} against its commitment"
+                self.committed_reveals.add(m.step)
             if m.step == f"leave:{m.seat}":
                 assert list(zip(slots, views, strict=True)) == self._leave_items(m.seat)
             for item, token in zip(zip(slots, views, strict=True), points_, strict=True):

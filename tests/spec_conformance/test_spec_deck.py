@@ -2,7 +2,7 @@
 the recorded game's deck checked end to end with a reader that imports nothing of the deck
 package — the key commitments and Schnorr proofs, the seating coin, all four shuffle proofs
 (their Fiat–Shamir challenges re-derived and every equation of D.6.5 checked unfolded), every
-batched token proof, and every opened card against the card the move names."""
+batched token proof and public reveal's commitments, and every move's opening by its mover."""
 
 from __future__ import annotations
 
@@ -61,6 +61,7 @@ def test_every_golden_deck_vector_reads_into_the_fields_of_d4(kind: str) -> None
     fields = message.fields
     expected = {
         "key-commit": {"commitment"}, "coin-commit": {"commitment"}, "coin-reveal": {"value"},
+        "token-commit": {"commitment"},
         "key-reveal": {"public_key", "proof"}, "shuffle": {"deck", "proof"},
         "block-shuffle": {"blocks", "deck", "proofs"},
         "rerandomize": {"slots", "delta1", "delta2", "proof"},
@@ -194,25 +195,42 @@ def test_a_shuffle_proof_fails_for_a_deck_it_did_not_shuffle() -> None:
     assert not all(shuffle_equations((GAME, "shuffle", 0), joint, inputs, outputs, nudged))
 
 
-def move_openings(payload: tuple[object, ...]) -> list[tuple[int, DeckMsg | None]]:
-    """§10.12: a move's openings, `[slot, tokens or nil]`, the tokens parsed (D.4)."""
-    _, _action, opened = payload
-    assert isinstance(opened, tuple)
-    out: list[tuple[int, DeckMsg | None]] = []
-    for opening in opened:
-        assert isinstance(opening, tuple)
-        slot, tokens = opening
-        assert isinstance(slot, int)
-        assert tokens is None or isinstance(tokens, bytes)
-        out.append((slot, None if tokens is None else parse(read(tokens))))
+def move_slots(payload: tuple[object, ...]) -> list[int]:
+    """§10.12: the slots a move names, `[1, action, [slot, …]]`."""
+    _, _action, slots = payload
+    assert isinstance(slots, tuple)
+    assert all(isinstance(slot, int) for slot in slots)
+    return [slot for slot in slots if isinstance(slot, int)]
+
+
+def moves_and_openings(log: Log) -> list[tuple[int, tuple[object, ...], DeckMsg]]:
+    """§10.12: each opening of a move's slots — a `tokens` message of a step `open:…`, which
+    comes after its move is committed, before any other deck step — with its move: the last
+    move intent of its author before it (party, payload). (An entry's racing moves are in the
+    transcript also when they were skipped, R6: the one applied is the last its author made
+    before the opening, since an author has one intent per entry.)"""
+    out: list[tuple[int, tuple[object, ...], DeckMsg]] = []
+    last: dict[int, tuple[object, ...]] = {}
+    for party, item in log:
+        if isinstance(item, DeckMsg):
+            if item.step.startswith("open:"):
+                assert item.kind == "tokens"
+                assert item.seat in last, f"an opening by party {item.seat} follows no move of it"
+                out.append((item.seat, last[item.seat], item))
+            last.clear()  # a deck step in between: the move before it was opened or public
+            continue
+        if isinstance(item, tuple) and item[0] == 1 and move_slots(item):
+            last[party] = item
     return out
 
 
-def test_every_opening_is_the_card_the_move_names() -> None:
-    """§10.12 and D.6.2: a move's opening tokens (checked in the replay) complete its slot's
-    tokens, and c2 − Σ tokens of all four seats is the card the action names (B.2); a claim
-    shows a trump (the trump: the card the `trump` step opened to all)."""
-    deck, audited, others = replay("podkidnoy_4p")
+def test_every_opening_is_by_the_mover_right_after_its_move() -> None:
+    """§10.12 and D.6.2: a move names its cards' slots, never a card of a hand; once it is
+    committed, the next deck step is its mover's tokens (checked in the replay) on the move's
+    slots not yet open to all, completing each slot's tokens; c2 − Σ tokens of all four seats
+    is the card there (B.2), the same card the audit finds; a claim shows a trump (the trump:
+    the card the `trump` step opened to all)."""
+    deck, audited, _ = replay("podkidnoy_4p")
     faces = faces_of_rules()
 
     def card_in(slot: int) -> int:
@@ -224,23 +242,21 @@ def test_every_opening_is_the_card_the_move_names() -> None:
                     for slot in m.fields["slots"]}  # type: ignore[attr-defined]
     trump_suit = faces[card_in(trump_slot)][0]
     opened = 0
-    for _party, payload in others:
-        assert isinstance(payload, tuple)
-        if payload[0] != 1:
-            continue
+    for party, payload, opening in moves_and_openings(recorded_log()):
         action = payload[1]
         assert isinstance(action, tuple)
-        cards = action[2]
-        assert isinstance(cards, tuple)
-        opens = move_openings(payload)
-        assert len(opens) == len(cards)  # one opening per card taken from the hand
-        for (slot, step), card in zip(opens, cards, strict=True):
-            if step is not None:  # else the card lies open already (§10.12)
-                assert (step.kind, step.step) == ("tokens", f"open:{slot}")
-                assert card_in(slot) == card == audited[slot]
-                opened += 1
+        assert action[2] == ()  # the slots name the cards
+        slots = move_slots(payload)
+        assert (opening.kind, opening.seat) == ("tokens", party)
+        closed = opening.fields["slots"]
+        assert isinstance(closed, list)
+        assert opening.step == f"open:{min(closed)}"
+        assert set(closed) <= set(slots)
+        for slot in closed:
+            assert card_in(slot) == audited[slot]
+            opened += 1
         if action[0] == ACTION_KINDS["CLAIM"]:
-            assert faces[cards[0]][0] == trump_suit  # B.1: a claim shows a trump
+            assert faces[audited[slots[0]]][0] == trump_suit  # B.1: a claim shows a trump
     assert opened >= 30
 
 
@@ -297,10 +313,6 @@ def replay_series(name: str) -> tuple[list[DeckReplay], list[tuple[int, object]]
             continue
         if payload[0] == 4 and isinstance(payload[1], bytes):  # a leave step (§10.12)
             apply(parse(read(payload[1])))
-        if payload[0] == 1:  # a move: its openings' tokens are deck steps too
-            for _slot, tokens in move_openings(payload):
-                if tokens is not None:
-                    apply(tokens)
         others.append((party, payload))
     return decks, others
 
@@ -380,19 +392,20 @@ def test_the_plain_games_deck_steps_of_b5() -> None:
     assert drawn == list(range(dealt + 1, dealt + 1 + len(drawn)))  # off the top, in order
     assert [int(step.split(":")[1]) for step in draws] == sorted(
         int(step.split(":")[1]) for step in draws)
-    for party, payload in log:
-        if isinstance(payload, tuple) and payload[0] == 1:
-            for slot, tokens in move_openings(payload):
-                if tokens is not None:
-                    assert tokens.seat == party
-                    action = payload[1]
-                    assert isinstance(action, tuple)
-                    if slot < dealt:  # dealt to the mover's seat
-                        assert seat_of_slot[slot] == action[1]
-                    else:  # drawn by it: shown by the three other parties
-                        assert shown_by[slot] == {0, 1, 2, 3} - {party}
-                    assert tokens.fields["slots"] == [slot]
-                    assert tokens.fields["views"] == [-1]
+    for party, payload, tokens in moves_and_openings(log):
+        action = payload[1]
+        assert isinstance(action, tuple)
+        slots = tokens.fields["slots"]
+        assert isinstance(slots, list)
+        for slot in slots:
+            if slot < dealt:  # dealt to the mover's seat
+                assert seat_of_slot[slot] == action[1]
+            else:  # drawn by it: shown by the three other parties
+                assert shown_by[slot] == {0, 1, 2, 3} - {party}
+        assert tokens.fields["views"] == [-1] * len(slots)
+    # B.5 step 4: the trump card is committed to by every party before any token is sent
+    trump = [m for _, m in log if isinstance(m, DeckMsg) and m.step == "trump"]
+    assert [m.kind for m in trump] == ["token-commit"] * 4 + ["tokens"] * 4
 
 
 def test_the_generator_of_d1_is_ristretto255s_base_point() -> None:

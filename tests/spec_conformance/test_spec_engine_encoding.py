@@ -44,13 +44,19 @@ def test_the_engine_state_hash_is_the_labelled_public_view() -> None:
 
 
 def recorded_actions() -> list[tuple[int, tuple[object, ...]]]:
-    """(party, action) of every move intent of the recorded game (§10.12 `[1, action, ...]`)."""
+    """(party, action) of every move intent of the recorded game (§10.12 `[1, action, slots]`)."""
+    return [(party, action) for party, action, _slots in recorded_moves()]
+
+
+def recorded_moves() -> list[tuple[int, tuple[object, ...], tuple[object, ...]]]:
+    """(party, action, slots) of every move intent of the recorded game (§10.12)."""
     out = []
     for party, payload in table_intents(clean_walk()):
         if payload[0] == 1:
-            action = payload[1]
+            action, slots = payload[1], payload[2]
             assert isinstance(action, tuple)
-            out.append((party, action))
+            assert isinstance(slots, tuple)
+            out.append((party, action, slots))
     return out
 
 
@@ -58,26 +64,26 @@ def test_every_recorded_action_reads_by_the_kind_table_of_b1() -> None:
     faces = faces_of_rules()
     name = {number: kind for kind, number in ACTION_KINDS.items()}
     seen = set()
-    for _party, action in recorded_actions():
+    for _party, action, slots in recorded_moves():
         kind, seat, cards, target = action  # B.1: exactly four fields
         assert isinstance(kind, int)
         assert isinstance(seat, int)
         assert isinstance(cards, tuple)
         assert isinstance(target, int)
         assert 0 <= seat < 4  # an engine seat; chance (−1) never travels in an intent
-        assert all(isinstance(c, int) and 0 <= c < len(faces) for c in cards)
+        # §10.12: a move of a hand's cards names their slots (distinct), never the cards
+        assert cards == ()
+        assert all(isinstance(s, int) and 0 <= s < len(faces) for s in slots)
+        assert len(set(slots)) == len(slots)
         kind_name = name[kind]
         seen.add(kind_name)
-        ranks = {faces[c][1] for c in cards if isinstance(c, int)}
         if kind_name in ("CLAIM", "THROW", "BEAT", "TRANSFER", "SHOW"):
-            assert len(cards) == 1
+            assert len(slots) == 1
         elif kind_name == "LEAD":
-            assert cards
-            assert list(cards) == sorted(cards)
-            assert len(ranks) == 1
+            assert slots
         else:
             assert kind_name in ("NO_TRUMP", "TAKE", "PASS")
-            assert cards == ()
+            assert slots == ()
         # target: an attack card's index for a beat, −1 for everything else here
         assert target >= 0 if kind_name == "BEAT" else target == -1
     # подкидной's moves: every one of them occurs in the recorded game

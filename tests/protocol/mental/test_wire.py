@@ -33,6 +33,7 @@ def test_every_message_kind_round_trips_through_msgpack() -> None:
         "coin-reveal",
         "shuffle",
         "rerandomize",
+        "token-commit",
         "tokens",
         "class-proof",
         "audit-key",

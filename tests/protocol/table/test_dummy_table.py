@@ -35,8 +35,10 @@ def check_dummy_views(machines: list[TableMachine], controllers: set[int],
         view = m.state
         assert view is not None
         if party not in controllers:
+            # (a card open to all, such as the trump card drawn last, is known to everybody)
+            opened = {st.card for st in m.deck.slots if st.card is not None}
             private = [c for c in range(view.game.n_cards) if (view.hands[dummy] >> c) & 1
-                       and c not in (public or ())]
+                       and c not in (public or ()) and c not in opened]
             assert not private, f"party {party} sees the dummy's cards {private}"
         elif party == controller and not busy:
             assert view.hidden[dummy] == 0, f"the controller {party} misses a dummy card"

@@ -1,5 +1,5 @@
 """Golden byte vectors for every table intent payload (docs/protocol.md §10.12): the
-`Intent.action` bytes a `TableMachine` makes — `[0, deck message]`, `[1, action, openings]`,
+`Intent.action` bytes a `TableMachine` makes — `[0, deck message]`, `[1, action, slots]`,
 `[2, suit]`, `[3, play on]` / `[3, false, "timeout"]`, `[4, nil]` / `[4, tokens]`, `[5, tokens]`.
 
 Two tiny deterministic games of невидимый (it has the dealer's suit announcement) make one
@@ -51,7 +51,7 @@ KINDS = {DECK_STEP: "deck step", MOVE: "move", ANNOUNCE: "announcement", NEXT_GA
 SHAPES = {
     "deck_step": DECK_STEP,
     "move": MOVE,
-    "move_with_openings": MOVE,
+    "move_with_slots": MOVE,
     "announce": ANNOUNCE,
     "vote_play_on": NEXT_GAME,
     "vote_stop": NEXT_GAME,
@@ -67,7 +67,7 @@ def shape_of(payload: bytes) -> str:
     raw = codec.decode(payload)
     assert isinstance(raw, tuple)
     if raw[0] == MOVE:
-        return "move_with_openings" if raw[2] else "move"
+        return "move_with_slots" if raw[2] else "move"
     if raw[0] == LEAVE:
         return "leave_announced" if raw[1] is None else "leave_tokens"
     if raw[0] == NEXT_GAME:

@@ -630,12 +630,12 @@ def test_an_exchange_names_slots_not_cards_and_the_stock_is_reshuffled_with_proo
                     if a.kind == A.EXCHANGE)
     slots = tuple(next(s for s in owner.hand_slots[owner.my_seat]
                        if owner.deck.seen.get(s) == card) for card in exchange.cards)
-    named = codec.encode((MOVE, eng.encode_action(exchange), tuple((s, None) for s in slots)))
+    named = codec.encode((MOVE, eng.encode_action(exchange), slots))
     with pytest.raises(TableReject, match="no card"):
         owner.fork().apply(defender, named)
     stranger = next(s for p, h in owner.hand_slots.items() if p != owner.my_seat for s in h)
     forged = codec.encode((MOVE, eng.encode_action(A.public_form(exchange)),
-                           ((slots[0], None), (stranger, None))))
+                           (slots[0], stranger)))
     with pytest.raises(TableReject) as caught:
         owner.fork().apply(defender, forged)
     assert (caught.value.party, caught.value.code) == (defender, "forged")

@@ -100,7 +100,7 @@ def _play(machines: list[TableMachine], seed: int, enough: int) -> tuple[int, in
         action = (known_covers or doubts or [rng.choice(legal)])[0]
         payload = machines[party].play(action)
         if action.kind == A.COVER and action in known_covers:
-            ((slot, _),) = codec.decode(payload)[2]
+            (slot,) = codec.decode(payload)[2]
             _deliver(machines, party, payload)
             covers += 1
             watched[action.target] = (party, slot, action.cards[0])
