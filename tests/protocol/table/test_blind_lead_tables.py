@@ -95,6 +95,10 @@ def test_a_false_token_for_the_top_slot_is_refused_and_names_the_party() -> None
     assert m.state is not None
     attacker = m.party_of_seat[m.state.attacker]
     _deliver(machines, attacker, machines[attacker].play(A.lead_stock(m.state.attacker)))
+    for due in m.deck_due():  # a public reveal: every party commits to its tokens first
+        commit = machines[due].owed()
+        assert commit is not None
+        _deliver(machines, due, commit)
     party = m.deck_due()[0]
     payload = machines[party].owed()
     assert payload is not None

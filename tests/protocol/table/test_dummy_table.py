@@ -93,7 +93,7 @@ def agreed_and_clean(machines: list[TableMachine]) -> eng.State:
     return final
 
 
-@pytest.mark.parametrize(("n", "seed", "seen"), [(2, 61, 1), (3, 62, 3)])
+@pytest.mark.parametrize(("n", "seed", "seen"), [(2, 61, 1), (3, 65, 3)])
 def test_a_dummy_game_over_the_deck_agrees_and_audits_clean(n: int, seed: int,
                                                              seen: int) -> None:
     machines, controllers, dummy_moves = _play(n, seed)
