@@ -103,6 +103,7 @@ from p2p_durak.protocol.mental.ops import (
     ShowOp,
     ShuffleOp,
 )
+from p2p_durak.protocol.mental.proofs import make_tokens
 from p2p_durak.protocol.mental.state import Pending
 
 DECK_STEP = 0
@@ -406,6 +407,17 @@ class LogDeckParty(DeckParty):
             self._made[(msg.step, msg.KIND)] = msg
             if coin:
                 self._coins[msg.step] = coin
+
+    def opening_tokens(self, step: str, slot: int) -> Tokens:
+        """Tokens that open one of this seat's own cards to everyone, outside any deck step
+        (a claim that the card opens to no card: `broken_claim`)."""
+        found = self.slots[slot].view_of(self.seat)
+        if found is None:
+            raise DeckError(self.seat, step, f"seat {self.seat} has no view of slot {slot}")
+        index, view = found
+        tokens, proof = make_tokens(self.ctx(step, self.seat), self._secret, self.public_key,
+                                    [view.ct.c1], self.rng)
+        return Tokens(self.game_id, step, self.seat, (slot,), (index,), tokens, proof)
 
     def pending_op(self) -> Pending | None:
         return self.pending

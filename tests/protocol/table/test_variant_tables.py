@@ -513,13 +513,13 @@ def test_a_cover_travels_without_its_card_and_opens_only_when_doubted() -> None:
     legal = eng.legal_actions(owner.state, owner.my_seat)
     cover_action = next((a for a in legal if a.kind == A.COVER), None)
     if cover_action is not None:
-        payload = codec.encode((MOVE, eng.encode_action(cover_action), ((slot, None),)))
+        payload = codec.encode((MOVE, eng.encode_action(cover_action), (slot,)))
         with pytest.raises(TableReject, match="no card"):
             owner.fork().apply(defender, payload)
         stranger = next(s for p, h in owner.hand_slots.items() if p != owner.my_seat
                         for s in h)
         wrong = codec.encode((MOVE, eng.encode_action(A.public_form(cover_action)),
-                              ((stranger, None),)))
+                              (stranger,)))
         with pytest.raises(TableReject) as caught:
             owner.fork().apply(defender, wrong)
         assert caught.value.party == defender
