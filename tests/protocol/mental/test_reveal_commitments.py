@@ -81,7 +81,6 @@ def test_a_party_that_committed_and_withholds_its_tokens_is_waited_for() -> None
             m.apply(party, payload)
     for m in machines:
         assert m.waiting_for() == (withholding,)
-        assert m.sequencer() == withholding
 
 
 def test_tokens_that_do_not_match_their_commitment_are_refused_naming_the_seat() -> None:
