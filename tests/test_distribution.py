@@ -24,7 +24,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "scripts"))
 from package_map import modules  # noqa: E402  (scripts/ is not a package)
 
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.slow, pytest.mark.subprocess]
 
 BUILD_ENV = {**os.environ, "DURAK_COMPILE": "later", "PIP_DISABLE_PIP_VERSION_CHECK": "1"}
 
