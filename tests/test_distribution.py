@@ -124,3 +124,28 @@ def test_a_headless_bot_game_from_the_installed_package(installed: Path) -> None
                    installed)
     for line in package.stdout.split():
         assert Path(line).is_relative_to(installed), line
+
+
+def test_pipx_installs_the_wheel_and_the_sdist(
+        dists: dict[str, Path], tmp_path: Path) -> None:
+    # issue 15: `pipx install` of the built sdist and wheel gives a working `durak`; pipx itself
+    # comes from the package index into a venv of its own, and keeps its apps under tmp_path
+    tools = tmp_path / "pipx-venv"
+    venv.create(tools, with_pip=False)
+    got = subprocess.run(
+        [sys.executable, "-m", "pip", "--python", str(_scripts(tools) / "python"), "install",
+         "--quiet", "--no-compile", "pipx"], env=BUILD_ENV, capture_output=True, text=True,
+        timeout=600, check=False)
+    assert got.returncode == 0, got.stdout[-2000:] + got.stderr[-2000:]
+    for kind, dist in dists.items():
+        home, bin_dir = tmp_path / f"pipx-home-{kind}", tmp_path / f"pipx-bin-{kind}"
+        env = {**BUILD_ENV, "PIPX_HOME": str(home), "PIPX_BIN_DIR": str(bin_dir),
+               "PIPX_MAN_DIR": str(tmp_path / "man"), "PIPX_DEFAULT_PYTHON": sys.executable}
+        env.pop("PYTHONPATH", None)
+        done = subprocess.run([_scripts(tools) / "pipx", "install", str(dist)], env=env,
+                              cwd=tmp_path, capture_output=True, text=True, timeout=600,
+                              check=False)
+        assert done.returncode == 0, f"pipx install of the {kind}: {done.stderr[-3000:]}"
+        version = _run([bin_dir / "durak", "--version"], tmp_path)
+        assert version.returncode == 0, version.stderr
+        assert version.stdout.strip() == "durak 0.1.0"
